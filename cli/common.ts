@@ -1,0 +1,84 @@
+import { InvalidArgumentError, Option, type Command } from "commander";
+import type { Database } from "bun:sqlite";
+import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
+import { DataFileMissingError, openDatabase } from "../src/store/db.ts";
+
+/** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
+export class CliFailure extends Error {}
+/** Bad usage (a bad option value): one line on stderr, exit 2. */
+export class UsageError extends Error {}
+
+/**
+ * `--data <file>` with env FEEDBASE_DATA and the default of DESIGN section 1; every data command takes it.
+ * @example command.addOption(dataOption())
+ */
+export function dataOption(): Option {
+  return new Option("--data <file>", "the data file").env("FEEDBASE_DATA").default("./feedbase.db");
+}
+
+/** Open the data file for an admin command: a missing file is refused, never created. */
+export function openExisting(path: string): Database {
+  return openDatabase(path, { create: false });
+}
+
+/**
+ * A commander value parser for whole numbers in a range; a bad value is a usage error (exit 2).
+ * @example new Option("--rate-limit <n>").argParser(intInRange("--rate-limit", 1, 1_000_000))
+ */
+export function intInRange(name: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max.toLocaleString("en-US")}`);
+    }
+    return n;
+  };
+}
+
+/**
+ * Run a command's action and turn failures into DESIGN's exit codes with a one-line reason.
+ * @example .action(run(async (opts) => { ... }))
+ */
+export function run<A extends unknown[]>(action: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await action(...args);
+    } catch (error) {
+      const usage = error instanceof UsageError || error instanceof InvalidArgumentError;
+      const known =
+        usage ||
+        error instanceof CliFailure ||
+        error instanceof DataFileMissingError ||
+        error instanceof NotFoundError ||
+        error instanceof ConflictError ||
+        error instanceof ValidationError;
+      const message = known ? (error as Error).message : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
+      process.stderr.write(`error: ${message}\n`);
+      process.exit(usage ? 2 : 1);
+    }
+  };
+}
+
+/**
+ * Print rows as an aligned table, or as JSON lines with `--json`.
+ * @example printRows(keys, [["ID", (k) => k.id], ["WRITE", (k) => (k.write ? "yes" : "no")]], opts.json)
+ */
+export function printRows<T>(rows: readonly T[], columns: [string, (row: T) => string][], json: boolean | undefined): void {
+  if (json) {
+    process.stdout.write(rows.map((r) => JSON.stringify(r) + "\n").join(""));
+    return;
+  }
+  if (rows.length === 0) {
+    process.stdout.write("(none)\n");
+    return;
+  }
+  const cells = rows.map((r) => columns.map(([, get]) => get(r)));
+  const widths = columns.map(([title], i) => Math.max(title.length, ...cells.map((c) => c[i]!.length)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd() + "\n";
+  process.stdout.write(line(columns.map(([t]) => t)) + cells.map(line).join(""));
+}
+
+/** Attach an example block to a command's help. @example withExamples(cmd, ["feedbase key list --json"]) */
+export function withExamples(command: Command, examples: string[]): Command {
+  return command.addHelpText("after", "\nExamples:\n" + examples.map((e) => `  $ ${e}`).join("\n") + "\n");
+}

@@ -1,0 +1,105 @@
+import { Option, type Command } from "commander";
+import { dataOption, intInRange, openExisting, printRows, run, withExamples } from "./common.ts";
+import { createKey, listKeys, updateKey } from "../src/store/keys.ts";
+import { requireWorkspace } from "../src/store/workspaces.ts";
+import { isoTime } from "../src/domain/time.ts";
+
+const RATE_LIMIT_MAX = 1_000_000;
+
+/** `feedbase key ...`: issue keys and change their permission, limit and state. Never prints a key twice. */
+export function registerKey(program: Command): void {
+  const group = program.command("key").description("API keys: issue, list, permissions, rate limits, (de)activation");
+
+  withExamples(
+    group
+      .command("create")
+      .description("issue a key (printed once; only its hash is stored)")
+      .option("--workspace <slug>", "workspace the key reads and writes", "default")
+      .option("--write", "allow POST and PUT (read-only otherwise)")
+      .addOption(new Option("--rate-limit <n>", "requests per hour (spec: 100 default, 1000 custom plans; 1..1,000,000 on-premises)").default(100).argParser(intInRange("--rate-limit", 1, RATE_LIMIT_MAX)))
+      .option("--label <text>", "a note to tell keys apart")
+      .option("--json", "print one JSON object")
+      .addOption(dataOption())
+      .action(
+        run((opts: { workspace: string; write?: boolean; rateLimit: number; label?: string; json?: boolean; data: string }) => {
+          const db = openExisting(opts.data);
+          const ws = requireWorkspace(db, opts.workspace);
+          const write = opts.write === true;
+          const { id, key } = createKey(db, { workspaceId: ws.id, write, rateLimit: opts.rateLimit, label: opts.label ?? null, now: isoTime(Date.now()) });
+          if (opts.json) {
+            process.stdout.write(JSON.stringify({ id, key, workspace: ws.slug, write, rateLimit: opts.rateLimit, label: opts.label ?? null }) + "\n");
+          } else {
+            process.stdout.write(
+              `Key:    ${key}\nId:     ${id}\nAccess: ${write ? "read and write" : "read-only"}, ${opts.rateLimit} requests/hour, workspace ${ws.slug}\n` +
+                `Store the key now: it is not shown again.\n`,
+            );
+          }
+        }),
+      ),
+    ["feedbase key create --write --label 'ERP sync'", "feedbase key create --workspace north-mill --rate-limit 1000 --json"],
+  );
+
+  withExamples(
+    group
+      .command("list")
+      .description("list keys (never the key itself)")
+      .option("--workspace <slug>", "only this workspace")
+      .option("--json", "one JSON object per line")
+      .addOption(dataOption())
+      .action(
+        run((opts: { workspace?: string; json?: boolean; data: string }) => {
+          const db = openExisting(opts.data);
+          const rows = listKeys(db, opts.workspace ? requireWorkspace(db, opts.workspace).id : undefined);
+          printRows(
+            rows,
+            [
+              ["ID", (k) => k.id],
+              ["WORKSPACE", (k) => k.workspace],
+              ["KEY", (k) => k.hint],
+              ["WRITE", (k) => (k.write ? "yes" : "no")],
+              ["ACTIVE", (k) => (k.active ? "yes" : "no")],
+              ["LIMIT/H", (k) => String(k.rateLimit)],
+              ["LABEL", (k) => k.label ?? ""],
+              ["CREATED", (k) => k.createdAt],
+            ],
+            opts.json,
+          );
+        }),
+      ),
+    ["feedbase key list", "feedbase key list --workspace default --json"],
+  );
+
+  const setter = (name: string, description: string, field: "can_write" | "active", value: number, done: string) =>
+    withExamples(
+      group
+        .command(`${name} <id>`)
+        .description(description)
+        .addOption(dataOption())
+        .action(
+          run((id: string, opts: { data: string }) => {
+            updateKey(openExisting(opts.data), id, field, value);
+            process.stdout.write(`${done} ${id}\n`);
+          }),
+        ),
+      [`feedbase key ${name} key_3hT9aQ0xLw2M`],
+    );
+  setter("grant-write", "allow a key to POST and PUT", "can_write", 1, "Write permission granted to");
+  setter("revoke-write", "make a key read-only", "can_write", 0, "Write permission revoked from");
+  setter("deactivate", "refuse a key (401) from the next request on", "active", 0, "Deactivated");
+  setter("activate", "accept a deactivated key again", "active", 1, "Activated");
+
+  withExamples(
+    group
+      .command("set-rate-limit <id> <n>")
+      .description("set a key's requests per hour (applies to the running server at once)")
+      .addOption(dataOption())
+      .action(
+        run((id: string, n: string, opts: { data: string }) => {
+          const limit = intInRange("rate limit", 1, RATE_LIMIT_MAX)(n);
+          updateKey(openExisting(opts.data), id, "rate_limit", limit);
+          process.stdout.write(`Rate limit of ${id} is now ${limit} requests/hour\n`);
+        }),
+      ),
+    ["feedbase key set-rate-limit key_3hT9aQ0xLw2M 1000"],
+  );
+}

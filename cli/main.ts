@@ -1,0 +1,4 @@
+#!/usr/bin/env bun
+import { main } from "./program.ts";
+
+await main(process.argv);

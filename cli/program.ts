@@ -1,0 +1,38 @@
+import { Command, CommanderError } from "commander";
+import { registerKey } from "./key.ts";
+import { registerServe } from "./serve.ts";
+import { registerVersion } from "./version.ts";
+import { registerWorkspace } from "./workspace.ts";
+
+/**
+ * The `feedbase` program: one file per command group registers itself here.
+ * @example await buildProgram().parseAsync(["node", "feedbase", "key", "list"])
+ */
+export function buildProgram(): Command {
+  const program = new Command("feedbase")
+    .description("feedbase: the feed mill's ingredient database, formulas, v1 HTTP API and signed webhooks")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) });
+  for (const register of [registerServe, registerWorkspace, registerKey, registerVersion]) register(program);
+  // Every subcommand exits like the program: help is 0, any usage error 2.
+  const exitOverride = (cmd: Command) => {
+    cmd.exitOverride();
+    cmd.commands.forEach(exitOverride);
+  };
+  exitOverride(program);
+  return program;
+}
+
+/** Parse argv; commander's own errors (unknown option, missing argument) are usage errors: exit 2. */
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const ok = error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.help" || error.code === "commander.version";
+      process.exit(ok ? 0 : 2);
+    }
+    throw error;
+  }
+}

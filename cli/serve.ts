@@ -1,0 +1,52 @@
+import { Option, type Command } from "commander";
+import { readFileSync } from "node:fs";
+import { startService } from "../src/service.ts";
+import { CliFailure, dataOption, intInRange, run, withExamples } from "./common.ts";
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
+
+interface ServeOptions {
+  data: string;
+  host: string;
+  port: number;
+  tlsCert?: string;
+  tlsKey?: string;
+  insecureHttp?: boolean;
+}
+
+/** `feedbase serve`: the API (and webhook delivery) until SIGINT/SIGTERM. */
+export function registerServe(program: Command): void {
+  const command = program
+    .command("serve")
+    .description("serve the v1 HTTP API and deliver webhooks (creates the data file if missing)")
+    .addOption(dataOption())
+    .addOption(new Option("--host <address>", "address to bind").env("FEEDBASE_HOST").default("127.0.0.1"))
+    .addOption(new Option("--port <n>", "port to listen on (0 picks a free one)").env("FEEDBASE_PORT").default(8080).argParser(intInRange("--port", 0, 65535)))
+    .option("--tls-cert <file>", "PEM certificate: serve HTTPS")
+    .option("--tls-key <file>", "PEM private key for --tls-cert")
+    .option("--insecure-http", "allow plain HTTP on a non-loopback address")
+    .action(
+      run(async (opts: ServeOptions) => {
+        if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
+        if (!opts.tlsCert && !opts.insecureHttp && !LOOPBACK.test(opts.host)) {
+          throw new CliFailure(
+            `Refusing plain HTTP on ${opts.host}: give --tls-cert and --tls-key, put a TLS proxy on this host and bind 127.0.0.1, or pass --insecure-http`,
+          );
+        }
+        const tls = opts.tlsCert && opts.tlsKey ? { cert: readFileSync(opts.tlsCert, "utf8"), key: readFileSync(opts.tlsKey, "utf8") } : undefined;
+        const service = startService({ dataPath: opts.data, host: opts.host, port: opts.port, ...(tls ? { tls } : {}) });
+        service.logger.log("info", "listening", { url: service.url.href, data: opts.data });
+        let stopping = false;
+        const stop = async () => {
+          if (stopping) return;
+          stopping = true;
+          service.logger.log("info", "stopping");
+          await service.stop();
+          process.exit(0);
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      }),
+    );
+  withExamples(command, ["feedbase serve --data /var/lib/feedbase/feedbase.db --port 8080", "FEEDBASE_PORT=9000 feedbase serve"]);
+}

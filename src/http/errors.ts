@@ -1,0 +1,28 @@
+import { ConflictError, NotFoundError, ValidationError } from "../domain/errors.ts";
+
+/**
+ * The one HTTP failure type: handlers throw it (or a domain error) and the server turns it into the
+ * spec's error object. Extra headers ride along (`Allow`, `Retry-After`).
+ * @example throw new HttpError(405, "Method not allowed", { Allow: "GET, HEAD" })
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Map any thrown value to an HttpError; anything unexpected becomes the opaque 500.
+ * @example toHttpError(new NotFoundError("Ingredient not found: Maize")).status // 404
+ */
+export function toHttpError(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  if (error instanceof ValidationError) return new HttpError(400, error.message);
+  if (error instanceof NotFoundError) return new HttpError(404, error.message);
+  if (error instanceof ConflictError) return new HttpError(409, error.message);
+  return null;
+}

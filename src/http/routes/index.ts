@@ -1,0 +1,5 @@
+import type { Route } from "../router.ts";
+import { healthRoutes } from "./health.ts";
+
+/** Every route the v1 API serves; the OpenAPI document is checked against this list. */
+export const routes: Route[] = [...healthRoutes];

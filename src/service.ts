@@ -1,0 +1,56 @@
+import type { Database } from "bun:sqlite";
+import { systemClock, type Clock } from "./domain/time.ts";
+import { routes } from "./http/routes/index.ts";
+import { startHttpServer } from "./http/server.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { openDatabase } from "./store/db.ts";
+
+export interface ServiceOptions {
+  dataPath: string;
+  host: string;
+  port: number;
+  clock?: Clock;
+  logger?: Logger;
+  tls?: { cert: string; key: string };
+}
+
+export interface RunningService {
+  url: URL;
+  port: number;
+  db: Database;
+  logger: Logger;
+  /** Stop accepting, let in-flight requests finish, close the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * What `feedbase serve` runs: the data file, the HTTP API and (with the webhook issue) the delivery loop.
+ * Tests start it in-process on port 0 with a temporary file and, where time matters, their own clock.
+ * @example const svc = startService({ dataPath: "/tmp/t.db", host: "127.0.0.1", port: 0 })
+ */
+export function startService(options: ServiceOptions): RunningService {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(undefined, clock);
+  const db = openDatabase(options.dataPath, { create: true });
+  const server = startHttpServer({
+    db,
+    routes,
+    logger,
+    host: options.host,
+    port: options.port,
+    clock,
+    ...(options.tls ? { tls: options.tls } : {}),
+  });
+  const url = new URL(server.url.href);
+  return {
+    url,
+    port: server.port!,
+    db,
+    logger,
+    async stop() {
+      await server.stop();
+      logger.flush();
+      db.close();
+    },
+  };
+}

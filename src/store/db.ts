@@ -1,0 +1,46 @@
+import { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
+import { MIGRATIONS } from "./migrations.ts";
+
+/** The data file does not exist and the caller may not create it. */
+export class DataFileMissingError extends Error {
+  constructor(readonly path: string) {
+    super(`No data file at ${path} (run feedbase serve once, or pass --data)`);
+  }
+}
+
+export interface OpenOptions {
+  /** Only `serve` and `demo` may create a missing file, so a key is never issued into a stray one. */
+  create: boolean;
+  readonly?: boolean;
+}
+
+/**
+ * Open the data file with the durability settings of DESIGN section 7 and bring its schema up to date.
+ * @example const db = openDatabase("feedbase.db", { create: true });
+ */
+export function openDatabase(path: string, options: OpenOptions): Database {
+  // The file holds key hashes and webhook secrets: it, its -wal/-shm and backups are for the service user alone.
+  process.umask(0o077);
+  if (!options.create && (path === ":memory:" || !existsSync(path))) throw new DataFileMissingError(path);
+  const db = new Database(path, { create: options.create, readwrite: true, strict: true });
+  // busy_timeout before anything else: switching to WAL itself can meet a lock held by the other process.
+  db.run("PRAGMA busy_timeout = 5000");
+  db.run("PRAGMA journal_mode = WAL");
+  db.run("PRAGMA synchronous = FULL");
+  db.run("PRAGMA foreign_keys = ON");
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Database): void {
+  const current = () => (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+  if (current() >= MIGRATIONS.length) return;
+  // IMMEDIATE takes the write lock first, so a server and a CLI opening a new file together migrate once.
+  db.transaction(() => {
+    for (let version = current(); version < MIGRATIONS.length; version++) {
+      db.run(MIGRATIONS[version]!);
+      db.run(`PRAGMA user_version = ${version + 1}`);
+    }
+  }).immediate();
+}

@@ -1,0 +1,84 @@
+import type { Database } from "bun:sqlite";
+import { NotFoundError } from "../domain/errors.ts";
+import { API_KEY_PREFIX, hashApiKey, newApiKey, newKeyId } from "../domain/ids.ts";
+
+/** What a request needs to know about the key that made it. */
+export interface KeyAuth {
+  id: string;
+  workspaceId: number;
+  canWrite: boolean;
+  active: boolean;
+  rateLimit: number;
+}
+
+export interface KeyListing {
+  id: string;
+  workspace: string;
+  label: string | null;
+  hint: string;
+  write: boolean;
+  active: boolean;
+  rateLimit: number;
+  createdAt: string;
+}
+
+export interface NewKey {
+  workspaceId: number;
+  write: boolean;
+  rateLimit: number;
+  label: string | null;
+  now: string;
+}
+
+/**
+ * Issue a key; the key itself is returned once and only its SHA-256 is stored.
+ * @example const { id, key } = createKey(db, { workspaceId: 1, write: false, rateLimit: 100, label: null, now })
+ */
+export function createKey(db: Database, spec: NewKey): { id: string; key: string } {
+  const key = newApiKey();
+  const id = newKeyId();
+  // The hint (prefix and four characters) lets an admin tell keys apart without storing the secret.
+  const hint = key.slice(0, API_KEY_PREFIX.length + 4) + "…";
+  db.query(
+    `INSERT INTO api_keys (id, workspace_id, key_hash, hint, label, can_write, active, rate_limit, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+  ).run(id, spec.workspaceId, hashApiKey(key), hint, spec.label, spec.write ? 1 : 0, spec.rateLimit, spec.now);
+  return { id, key };
+}
+
+/** @example findKey(db, request.headers.get("x-api-key")) // KeyAuth | null */
+export function findKey(db: Database, key: string): KeyAuth | null {
+  const row = db
+    .query(
+      `SELECT id, workspace_id AS workspaceId, can_write AS canWrite, active, rate_limit AS rateLimit
+       FROM api_keys WHERE key_hash = ?`,
+    )
+    .get(hashApiKey(key)) as (Omit<KeyAuth, "canWrite" | "active"> & { canWrite: number; active: number }) | null;
+  if (!row) return null;
+  return { ...row, canWrite: row.canWrite === 1, active: row.active === 1 };
+}
+
+/** @example listKeys(db, 1) // every key of workspace 1; listKeys(db) // all keys */
+export function listKeys(db: Database, workspaceId?: number): KeyListing[] {
+  const rows = db
+    .query(
+      `SELECT k.id, w.slug AS workspace, k.label, k.hint, k.can_write AS write, k.active,
+              k.rate_limit AS rateLimit, k.created_at AS createdAt
+       FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+       WHERE ?1 IS NULL OR k.workspace_id = ?1
+       ORDER BY w.slug, k.created_at, k.id`,
+    )
+    .all(workspaceId ?? null) as (Omit<KeyListing, "write" | "active"> & { write: number; active: number })[];
+  return rows.map((r) => ({ ...r, write: r.write === 1, active: r.active === 1 }));
+}
+
+type KeyField = "can_write" | "active" | "rate_limit";
+
+/**
+ * Change one setting of a key; the running server reads keys per request, so it applies at once.
+ * @example updateKey(db, "key_3hT9aQ0xLw2M", "active", 0)
+ */
+export function updateKey(db: Database, id: string, field: KeyField, value: number): void {
+  const result = db.query(`UPDATE api_keys SET ${field} = ? WHERE id = ?`).run(value, id);
+  if (result.changes === 0) throw new NotFoundError(`No key with id ${id} (see feedbase key list)`);
+}
