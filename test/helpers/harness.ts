@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../src/store/db.ts";
+import { createKey } from "../../src/store/keys.ts";
+import { requireWorkspace } from "../../src/store/workspaces.ts";
+import { startService, type RunningService } from "../../src/service.ts";
+import { createLogger } from "../../src/log.ts";
+
+export const ROOT = join(import.meta.dir, "..", "..");
+
+/** A fresh directory for one test's data file; removed by `cleanup`. */
+export function tempDir(): { dir: string; dataPath: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "feedbase-test-"));
+  return { dir, dataPath: join(dir, "feedbase.db"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A clock tests move by hand, so nothing waits on real time. */
+export class TestClock {
+  constructor(public ms = Date.parse("2026-11-21T12:00:00.000Z")) {}
+  readonly now = (): number => this.ms;
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface TestServer {
+  service: RunningService;
+  url: string;
+  dataPath: string;
+  /** Parsed JSON log lines written so far. */
+  logs(): Record<string, unknown>[];
+  /** Raw text of every log line written so far. */
+  logText(): string;
+  /** An API key made straight in the data file (the CLI path is tested on its own). */
+  key(options?: { write?: boolean; rateLimit?: number; workspace?: string }): string;
+  request(method: string, path: string, options?: { key?: string | null; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> }): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real service, in-process on a free port with a temporary data file.
+ * @example const t = await startTestServer(); const r = await t.request("GET", "/v1/health", { key: t.key() })
+ */
+export async function startTestServer(options: { clock?: TestClock; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const tmp = tempDir();
+  let text = "";
+  const clock = options.clock?.now;
+  const logger = createLogger((t) => (text += t), clock);
+  const service = startService({ dataPath: tmp.dataPath, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}) });
+  const url = `http://127.0.0.1:${service.port}`;
+  const keyDb = openDatabase(tmp.dataPath, { create: false });
+  return {
+    service,
+    url,
+    dataPath: tmp.dataPath,
+    logs: () => {
+      logger.flush();
+      return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    },
+    logText: () => {
+      logger.flush();
+      return text;
+    },
+    key({ write = false, rateLimit = 1_000_000, workspace = "default" } = {}) {
+      const ws = requireWorkspace(keyDb, workspace);
+      return createKey(keyDb, { workspaceId: ws.id, write, rateLimit, label: null, now: new Date().toISOString() }).key;
+    },
+    request(method, path, { key = null, body, raw, headers = {} } = {}) {
+      const init: RequestInit = { method, headers: { ...headers, ...(key !== null ? { "X-API-Key": key } : {}) } };
+      if (raw !== undefined) init.body = raw;
+      else if (body !== undefined) init.body = JSON.stringify(body);
+      return fetch(url + path, init);
+    },
+    async stop() {
+      keyDb.close();
+      await service.stop();
+      tmp.cleanup();
+    },
+  };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Run the real `feedbase` CLI as a subprocess (async, so an in-process server keeps answering).
+ * @example const r = await cli(["key", "list", "--data", path]); expect(r.code).toBe(0)
+ */
+export async function cli(args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<CliResult> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "cli", "main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...inheritedEnv(), ...options.env },
+    stdin: options.stdin !== undefined ? new TextEncoder().encode(options.stdin) : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** The test process's environment without the FEEDBASE_ settings of whoever runs the suite. */
+function inheritedEnv(): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("FEEDBASE_")));
+}
+
+/** Poll until `check` holds, for effects another process makes (bounded; no fixed sleeps). */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await Bun.sleep(10);
+  }
+}
+
+export interface ServeProcess {
+  url: string;
+  proc: ReturnType<typeof Bun.spawn>;
+  /** Everything the process wrote to stdout so far. */
+  output(): string;
+  /** SIGTERM and wait; resolves to the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number>;
+}
+
+/**
+ * `feedbase serve` as a subprocess on a free port (for crash, signal and executable tests).
+ * @example const s = await spawnServe(dataPath); await fetch(s.url + "/healthz"); await s.stop()
+ */
+export async function spawnServe(
+  dataPath: string,
+  options: { args?: string[]; env?: Record<string, string>; command?: string[] } = {},
+): Promise<ServeProcess> {
+  const command = options.command ?? [process.execPath, join(ROOT, "cli", "main.ts")];
+  const proc = Bun.spawn([...command, "serve", "--data", dataPath, "--port", "0", ...(options.args ?? [])], {
+    cwd: ROOT,
+    env: { ...inheritedEnv(), ...options.env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  let text = "";
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const pump = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += decoder.decode(value, { stream: true });
+    }
+  })();
+  let url = "";
+  await eventually(() => {
+    const m = /"msg":"listening","url":"([^"]+)"/.exec(text);
+    if (m) url = m[1]!.replace(/\/$/, "");
+    if (proc.exitCode !== null) throw new Error(`serve exited early (${proc.exitCode}): ${text}`);
+    return url !== "";
+  }, 15_000);
+  return {
+    url,
+    proc,
+    output: () => text,
+    async stop(signal = "SIGTERM") {
+      proc.kill(signal);
+      const code = await proc.exited;
+      await pump;
+      return code;
+    },
+  };
+}
