@@ -1,0 +1,230 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { checkConstraints, computeFormula } from "../src/domain/formula-math.ts";
+
+const DEMO = join(import.meta.dir, "..", "src", "demo");
+
+const NUTRIENT_KEYS = [
+  "DM", "ME_poultry", "ME_swine", "CP", "CF", "EE", "Ca", "avP",
+  "Lys", "Met", "MetCys", "Thr", "Trp", "Na", "Cl",
+];
+const POOLS = [
+  "Cereals", "Cereal by-products", "Protein meals", "Animal proteins",
+  "Fats and oils", "Minerals", "Amino acids", "Additives",
+];
+
+/**
+ * Deliberately tiny (quoted fields, doubled quotes, LF/CRLF): it only has to read our own file.
+ * The product's CSV import is its own module with its own tests; this keeps the data test
+ * independent of it so a bug there cannot hide a bad demo file.
+ */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') {
+        quoted = false;
+      } else {
+        field += ch;
+      }
+    } else if (ch === '"') {
+      quoted = true;
+    } else if (ch === ",") {
+      row.push(field);
+      field = "";
+    } else if (ch === "\n" || ch === "\r") {
+      if (ch === "\r" && text[i + 1] === "\n") i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else {
+      field += ch;
+    }
+  }
+  if (field !== "" || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+interface Ingredient {
+  name: string;
+  category: string;
+  price: number;
+  inStock: boolean;
+  nutrients: Record<string, number>;
+}
+
+interface DemoFormula {
+  id: string;
+  name: string;
+  species: string;
+  subcategory: string;
+  batchSize: number;
+  createdAt: string;
+  ingredients: { name: string; percent: number }[];
+  constraints: {
+    nutrients: { key: string; min: number | null; max: number | null }[];
+    ingredients: { name: string; min: number | null; max: number | null }[];
+  };
+}
+
+const csvRows = parseCsv(readFileSync(join(DEMO, "ingredients.csv"), "utf8"));
+const header = csvRows[0] ?? [];
+const nutrientColumns = header.slice(4);
+
+const ingredients: Ingredient[] = csvRows.slice(1).map((cells, i) => {
+  const line = i + 2; // the header is line 1
+  if (cells.length !== header.length) {
+    throw new Error(`line ${line}: ${cells.length} cells, header has ${header.length}`);
+  }
+  const [name = "", category = "", price = "", inStock = ""] = cells;
+  const nutrients: Record<string, number> = {};
+  nutrientColumns.forEach((key, j) => {
+    const cell = cells[j + 4] ?? "";
+    if (cell !== "") nutrients[key] = Number(cell);
+  });
+  return { name, category, price: Number(price), inStock: inStock === "true", nutrients };
+});
+const rawInStock = csvRows.slice(1).map((cells) => cells[3]);
+const byName = new Map(ingredients.map((ing) => [ing.name, ing]));
+
+const formulas = JSON.parse(readFileSync(join(DEMO, "formulas.json"), "utf8")) as DemoFormula[];
+
+function byteCompare(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+
+describe("demo ingredients.csv", () => {
+  test("header: name, category, price, inStock, then the nutrient keys sorted by bytes", () => {
+    expect(header.slice(0, 4)).toEqual(["name", "category", "price", "inStock"]);
+    expect(nutrientColumns).toEqual([...nutrientColumns].sort(byteCompare));
+    expect([...nutrientColumns].sort()).toEqual([...NUTRIENT_KEYS].sort());
+  });
+
+  test("at least 40 distinct ingredients, with realistic names", () => {
+    expect(ingredients.length).toBeGreaterThanOrEqual(40);
+    expect(byName.size).toBe(ingredients.length);
+    for (const ing of ingredients) {
+      expect(ing.name.length).toBeGreaterThan(0);
+      expect(ing.name.trim()).toBe(ing.name);
+    }
+    expect(ingredients.some((ing) => ing.name.includes("%"))).toBe(true);
+  });
+
+  test("every pool is used and no other", () => {
+    expect(new Set(ingredients.map((ing) => ing.category))).toEqual(new Set(POOLS));
+  });
+
+  test("prices are positive, inStock is literally true or false", () => {
+    for (const ing of ingredients) expect(ing.price).toBeGreaterThan(0);
+    for (const value of rawInStock) expect(["true", "false"]).toContain(value ?? "");
+  });
+
+  test("every nutrient key has values somewhere, and every value is a finite non-negative number", () => {
+    for (const key of NUTRIENT_KEYS) {
+      expect(ingredients.filter((ing) => key in ing.nutrients).length).toBeGreaterThan(0);
+    }
+    for (const ing of ingredients) {
+      for (const [key, value] of Object.entries(ing.nutrients)) {
+        if (!Number.isFinite(value) || value < 0) {
+          throw new Error(`${ing.name} ${key}: ${value}`);
+        }
+      }
+      // percentages of the feed cannot exceed 100
+      for (const key of NUTRIENT_KEYS.filter((k) => !k.startsWith("ME_"))) {
+        expect(ing.nutrients[key] ?? 0).toBeLessThanOrEqual(100);
+      }
+    }
+  });
+});
+
+describe("demo formulas.json", () => {
+  test("at least 8 formulas covering the species the design names", () => {
+    expect(formulas.length).toBeGreaterThanOrEqual(8);
+    const ids = formulas.map((f) => f.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of [
+      "broiler-starter", "broiler-grower", "broiler-finisher", "layer-phase-1",
+      "swine-grower", "swine-finisher", "dairy-lactation-concentrate",
+    ]) {
+      expect(ids).toContain(id);
+    }
+  });
+
+  test("import-format fields are valid", () => {
+    const createdAts = new Set<string>();
+    for (const f of formulas) {
+      expect(f.id).toMatch(/^[A-Za-z0-9_.-]{1,64}$/);
+      for (const text of [f.name, f.species, f.subcategory]) {
+        expect(text.length).toBeGreaterThanOrEqual(1);
+        expect(text.length).toBeLessThanOrEqual(100);
+      }
+      expect(f.batchSize).toBeGreaterThanOrEqual(1);
+      expect(f.batchSize).toBeLessThanOrEqual(1e7);
+      expect(new Date(f.createdAt).toISOString()).toBe(f.createdAt);
+      expect(f.createdAt.startsWith("2026-")).toBe(true);
+      createdAts.add(f.createdAt);
+      // prices and nutrients must come from the ingredient database at import
+      expect(Object.keys(f).sort()).toEqual(
+        ["id", "name", "species", "subcategory", "batchSize", "createdAt", "ingredients", "constraints"].sort(),
+      );
+      for (const row of f.ingredients) expect(Object.keys(row).sort()).toEqual(["name", "percent"]);
+    }
+    expect(createdAts.size).toBe(formulas.length);
+  });
+
+  for (const f of formulas) {
+    describe(f.id, () => {
+      test("uses only in-stock ingredients from the CSV, each once", () => {
+        const names = f.ingredients.map((row) => row.name);
+        expect(new Set(names).size).toBe(names.length);
+        for (const name of names) {
+          if (!byName.has(name)) throw new Error(`unknown ingredient ${name}`);
+          expect(byName.get(name)?.inStock).toBe(true);
+        }
+        for (const c of f.constraints.ingredients) {
+          if (!byName.has(c.name)) throw new Error(`constraint on unknown ingredient ${c.name}`);
+        }
+        for (const c of f.constraints.nutrients) expect(NUTRIENT_KEYS).toContain(c.key);
+      });
+
+      test("percents are in (0, 100] and sum to 100 ± 0.01", () => {
+        for (const row of f.ingredients) {
+          expect(row.percent).toBeGreaterThan(0);
+          expect(row.percent).toBeLessThanOrEqual(100);
+        }
+        const sum = f.ingredients.reduce((acc, row) => acc + row.percent, 0);
+        expect(Math.abs(sum - 100)).toBeLessThanOrEqual(0.01 + 1e-9);
+      });
+
+      test("achieved nutrients meet every constraint", () => {
+        const computed = computeFormula({
+          batchSize: f.batchSize,
+          ingredients: f.ingredients.map((row) => {
+            const ing = byName.get(row.name);
+            if (!ing) throw new Error(`unknown ingredient ${row.name}`);
+            return { name: row.name, percent: row.percent, price: ing.price, nutrients: ing.nutrients };
+          }),
+        });
+        const violations = checkConstraints({
+          ingredients: computed.ingredients,
+          nutrients: computed.nutrients,
+          constraints: f.constraints,
+        });
+        expect(violations).toEqual([]);
+        expect(computed.totalCost).toBeGreaterThan(0);
+      });
+    });
+  }
+});
