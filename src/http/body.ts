@@ -27,15 +27,19 @@ export async function readJsonObject(req: Request): Promise<Record<string, unkno
   return value as Record<string, unknown>;
 }
 
-/** A chunked body has no length to check up front: count as it streams and stop at the limit. */
+/**
+ * A chunked body has no length to check up front: count as it streams and keep nothing past the limit.
+ * The rest is drained rather than abandoned, because Bun would otherwise read the unread chunks as the
+ * next request on the same connection; Bun's maxRequestBodySize bounds the draining.
+ */
 async function readCapped(req: Request): Promise<Uint8Array> {
   if (!req.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of req.body) {
     total += chunk.byteLength;
-    if (total > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk);
+    if (total <= MAX_BODY_BYTES) chunks.push(chunk);
   }
+  if (total > MAX_BODY_BYTES) throw tooLarge();
   return Buffer.concat(chunks);
 }

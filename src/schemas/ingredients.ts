@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const chars = (s: string) => [...s].length;
+
+export const PRICE_MAX = 1e9;
+export const NUTRIENT_VALUE_LIMIT = 1e9;
+export const NUTRIENTS_MAX = 500;
+
+/** A text field: trimmed, within a length in characters, no control characters. */
+function text(field: string, max: number) {
+  return z
+    .string()
+    .transform((s) => s.trim())
+    .refine((s) => chars(s) >= 1 && chars(s) <= max, `${field} must be 1 to ${max} characters`)
+    .refine((s) => !CONTROL.test(s), `${field} must not contain control characters`);
+}
+
+export const ingredientName = text("name", 200).meta({ description: "Unique within the workspace (exact match); trimmed.", example: "Soybean meal 48%" });
+export const categoryName = text("category", 100).meta({ description: "Category (pool) name.", example: "Protein meals" });
+export const price = z.number().min(0).max(PRICE_MAX).meta({ description: "Price per ton.", example: 462.5 });
+
+export const nutrients = z
+  .record(z.string(), z.number().min(-NUTRIENT_VALUE_LIMIT).max(NUTRIENT_VALUE_LIMIT))
+  .check((ctx) => {
+    const keys = Object.keys(ctx.value);
+    if (keys.length > NUTRIENTS_MAX) ctx.issues.push({ code: "custom", message: `nutrients must have at most ${NUTRIENTS_MAX} keys`, input: ctx.value });
+    const bad = keys.find((k) => k.length < 1 || k.length > 64 || CONTROL.test(k));
+    if (bad !== undefined) ctx.issues.push({ code: "custom", message: "nutrient keys must be 1 to 64 characters without control characters", input: ctx.value });
+  })
+  .meta({ description: "Nutrient key to value, in the order given.", example: { ME_poultry: 2440, CP: 48.5, Lys: 2.96 } });
+
+/** POST /v1/ingredients. */
+export const createIngredientBody = z
+  .strictObject({
+    name: ingredientName,
+    category: categoryName.default("General"),
+    price: price.default(0),
+    inStock: z.boolean().default(true),
+    nutrients: nutrients.default({}),
+  })
+  .meta({ id: "IngredientCreate" });
+
+/** PUT /v1/ingredients/:name and PUT /v1/prices/:name: the price is required. */
+export const updatePriceBody = z.strictObject({ price, inStock: z.boolean().optional() }).meta({ id: "PriceUpdate" });
+
+/** Filters of GET /v1/ingredients and GET /v1/prices; unknown parameters are ignored. */
+export const ingredientQuery = z.object({
+  category: z.string().optional(),
+  inStock: z.enum(["true", "false"], { error: "inStock must be true or false" }).optional().transform((v) => (v === undefined ? undefined : v === "true")),
+});
+
+export type CreateIngredient = z.output<typeof createIngredientBody>;
+export type UpdatePrice = z.output<typeof updatePriceBody>;

@@ -1,0 +1,57 @@
+import type { Database } from "bun:sqlite";
+
+export type EventType = "price.updated" | "ingredient.added";
+
+export interface PriceUpdatedPayload {
+  ingredient: string;
+  old_price: number;
+  new_price: number;
+  timestamp: string;
+}
+export interface IngredientAddedPayload {
+  ingredient: string;
+  category: string;
+  price: number;
+  timestamp: string;
+}
+
+export interface NewEvent {
+  workspaceId: number;
+  type: EventType;
+  ingredient: string;
+  payload: PriceUpdatedPayload | IngredientAddedPayload;
+  keyId: string | null;
+  now: string;
+}
+
+/**
+ * Append an event to the outbox. Call it inside the transaction that makes the change, so the change
+ * and its event commit together or not at all. The payload is serialized here, once: these bytes are
+ * what every delivery attempt sends and signs.
+ * @example recordEvent(db, { workspaceId, type: "price.updated", ingredient: "Maize", payload, keyId, now })
+ */
+export function recordEvent(db: Database, event: NewEvent): number {
+  const result = db
+    .query("INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+    .run(event.workspaceId, event.type, event.ingredient, JSON.stringify(event.payload), event.keyId, event.now);
+  return Number(result.lastInsertRowid);
+}
+
+export interface StoredEvent {
+  id: number;
+  type: EventType;
+  ingredient: string;
+  payload: string;
+  keyId: string | null;
+  createdAt: string;
+}
+
+/** The events of a workspace, oldest first: the price history. @example listEvents(db, 1) */
+export function listEvents(db: Database, workspaceId: number): StoredEvent[] {
+  return db
+    .query(
+      `SELECT id, type, ingredient, payload, key_id AS keyId, created_at AS createdAt
+       FROM events WHERE workspace_id = ? ORDER BY id`,
+    )
+    .all(workspaceId) as StoredEvent[];
+}

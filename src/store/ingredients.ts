@@ -1,0 +1,157 @@
+import type { Database } from "bun:sqlite";
+import { ConflictError, NotFoundError } from "../domain/errors.ts";
+import type { CreateIngredient } from "../schemas/ingredients.ts";
+import { recordEvent } from "./events.ts";
+
+/** The list view: nutrients is the number of nutrients (the spec's list item). */
+export interface IngredientListItem {
+  name: string;
+  category: string;
+  price: number;
+  inStock: boolean;
+  nutrients: number;
+}
+
+export interface PriceEntry {
+  name: string;
+  price: number;
+  inStock: boolean;
+  category: string;
+}
+
+export interface IngredientDetail {
+  name: string;
+  category: string;
+  price: number;
+  inStock: boolean;
+  nutrients: Record<string, number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Optional, additive list filters (exact, case-sensitive matches). */
+export interface IngredientFilters {
+  category?: string | undefined;
+  inStock?: boolean | undefined;
+}
+
+// Names order case-insensitively, ties by exact bytes (DESIGN 9).
+const ORDER = "ORDER BY name COLLATE NOCASE, name";
+const FILTER = "workspace_id = ?1 AND (?2 IS NULL OR category = ?2) AND (?3 IS NULL OR in_stock = ?3)";
+const filterArgs = (workspaceId: number, f: IngredientFilters) =>
+  [workspaceId, f.category ?? null, f.inStock === undefined ? null : f.inStock ? 1 : 0] as const;
+
+/** @example listIngredients(db, 1, { category: "Cereals" }) */
+export function listIngredients(db: Database, workspaceId: number, filters: IngredientFilters = {}): IngredientListItem[] {
+  const rows = db
+    .query(`SELECT name, category, price, in_stock AS inStock, nutrient_count AS nutrients FROM ingredients WHERE ${FILTER} ${ORDER}`)
+    .all(...filterArgs(workspaceId, filters)) as (Omit<IngredientListItem, "inStock"> & { inStock: number })[];
+  for (const r of rows) (r as unknown as IngredientListItem).inStock = r.inStock === 1;
+  return rows as unknown as IngredientListItem[];
+}
+
+/** @example listPrices(db, 1) // [{ name, price, inStock, category }] */
+export function listPrices(db: Database, workspaceId: number, filters: IngredientFilters = {}): PriceEntry[] {
+  const rows = db
+    .query(`SELECT name, price, in_stock AS inStock, category FROM ingredients WHERE ${FILTER} ${ORDER}`)
+    .all(...filterArgs(workspaceId, filters)) as (Omit<PriceEntry, "inStock"> & { inStock: number })[];
+  for (const r of rows) (r as unknown as PriceEntry).inStock = r.inStock === 1;
+  return rows as unknown as PriceEntry[];
+}
+
+/** Every category of the workspace, whatever the filters. @example listPools(db, 1) // ["Cereals", "Minerals"] */
+export function listPools(db: Database, workspaceId: number): string[] {
+  return (
+    db.query("SELECT DISTINCT category FROM ingredients WHERE workspace_id = ? ORDER BY category COLLATE NOCASE, category").all(workspaceId) as {
+      category: string;
+    }[]
+  ).map((r) => r.category);
+}
+
+interface DetailRow {
+  name: string;
+  category: string;
+  price: number;
+  inStock: number;
+  nutrients: string;
+  createdAt: string;
+  updatedAt: string;
+}
+const DETAIL = `SELECT name, category, price, in_stock AS inStock, nutrients, created_at AS createdAt, updated_at AS updatedAt FROM ingredients`;
+const toDetail = (r: DetailRow): IngredientDetail => ({ ...r, inStock: r.inStock === 1, nutrients: JSON.parse(r.nutrients) });
+
+/** @example findIngredient(db, 1, "Soybean meal 48%") // IngredientDetail | null */
+export function findIngredient(db: Database, workspaceId: number, name: string): IngredientDetail | null {
+  const row = db.query(`${DETAIL} WHERE workspace_id = ? AND name = ?`).get(workspaceId, name) as DetailRow | null;
+  return row ? toDetail(row) : null;
+}
+
+/** @example requireIngredient(db, 1, "Maize") // throws NotFoundError("Ingredient not found: Maize") */
+export function requireIngredient(db: Database, workspaceId: number, name: string): IngredientDetail {
+  const found = findIngredient(db, workspaceId, name);
+  if (!found) throw new NotFoundError(`Ingredient not found: ${name}`);
+  return found;
+}
+
+export interface Actor {
+  workspaceId: number;
+  keyId: string | null;
+  now: string;
+}
+
+/**
+ * Create an ingredient and its `ingredient.added` event in one transaction.
+ * @example createIngredient(db, { workspaceId: 1, keyId, now }, { name: "Maize", category: "Cereals", price: 215, inStock: true, nutrients: {} })
+ */
+export function createIngredient(db: Database, actor: Actor, input: CreateIngredient): IngredientDetail {
+  return db.transaction(() => {
+    if (findIngredient(db, actor.workspaceId, input.name)) throw new ConflictError(`Ingredient already exists: ${input.name}`);
+    insertIngredient(db, actor.workspaceId, input, actor.now);
+    recordEvent(db, {
+      workspaceId: actor.workspaceId,
+      type: "ingredient.added",
+      ingredient: input.name,
+      payload: { ingredient: input.name, category: input.category, price: input.price, timestamp: actor.now },
+      keyId: actor.keyId,
+      now: actor.now,
+    });
+    return requireIngredient(db, actor.workspaceId, input.name);
+  }).immediate();
+}
+
+/** Insert without an event (imports fire none). Call inside a transaction. */
+export function insertIngredient(db: Database, workspaceId: number, input: CreateIngredient, now: string, createdAt = now): void {
+  db.query(
+    `INSERT INTO ingredients (workspace_id, name, category, price, in_stock, nutrients, nutrient_count, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(workspaceId, input.name, input.category, input.price, input.inStock ? 1 : 0, JSON.stringify(input.nutrients), Object.keys(input.nutrients).length, createdAt, now);
+}
+
+/**
+ * Set a price (and optionally the stock flag). A `price.updated` event is written, in the same
+ * transaction, only when the price actually changes.
+ * @example updatePrice(db, actor, "Maize", { price: 219, inStock: true })
+ */
+export function updatePrice(db: Database, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): IngredientDetail {
+  return db.transaction(() => {
+    const before = requireIngredient(db, actor.workspaceId, name);
+    db.query("UPDATE ingredients SET price = ?, in_stock = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
+      change.price,
+      (change.inStock ?? before.inStock) ? 1 : 0,
+      actor.now,
+      actor.workspaceId,
+      name,
+    );
+    if (change.price !== before.price) {
+      recordEvent(db, {
+        workspaceId: actor.workspaceId,
+        type: "price.updated",
+        ingredient: name,
+        payload: { ingredient: name, old_price: before.price, new_price: change.price, timestamp: actor.now },
+        keyId: actor.keyId,
+        now: actor.now,
+      });
+    }
+    return requireIngredient(db, actor.workspaceId, name);
+  }).immediate();
+}
