@@ -51,4 +51,61 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX events_by_ingredient ON events (workspace_id, ingredient, id);
   `,
+  // 2: formulas (summary, composition lines, achieved nutrients and constraints as given).
+  `
+  CREATE TABLE formulas (
+    workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    species TEXT NOT NULL,
+    subcategory TEXT NOT NULL,
+    batch_size REAL NOT NULL,
+    total_cost REAL NOT NULL,
+    created_at TEXT NOT NULL,
+    nutrients TEXT NOT NULL,
+    constraints TEXT NOT NULL,
+    PRIMARY KEY (workspace_id, id)
+  );
+  CREATE INDEX formulas_newest_first ON formulas (workspace_id, created_at DESC, id);
+  CREATE TABLE formula_lines (
+    workspace_id INTEGER NOT NULL,
+    formula_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    ingredient TEXT NOT NULL,
+    percent REAL NOT NULL,
+    amount REAL NOT NULL,
+    price REAL NOT NULL,
+    cost REAL NOT NULL,
+    PRIMARY KEY (workspace_id, formula_id, position),
+    FOREIGN KEY (workspace_id, formula_id) REFERENCES formulas (workspace_id, id) ON DELETE CASCADE
+  );
+  CREATE INDEX formula_lines_by_ingredient ON formula_lines (workspace_id, ingredient);
+  `,
+  // 3: webhooks and their deliveries (the outbox's fan-out; events are the outbox itself).
+  `
+  CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+    url TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    events TEXT NOT NULL,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    disabled_reason TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE deliveries (
+    id TEXT PRIMARY KEY,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    last_status INTEGER,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at);
+  CREATE INDEX deliveries_by_webhook ON deliveries (webhook_id, status, event_id);
+  `,
 ];
