@@ -4,6 +4,7 @@ import { routes } from "./http/routes/index.ts";
 import { startHttpServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { openDatabase } from "./store/db.ts";
+import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
 
 export interface ServiceOptions {
   dataPath: string;
@@ -36,6 +37,8 @@ export function startService(options: ServiceOptions): RunningService {
     db,
     routes,
     logger,
+    // In memory, per process (DESIGN 3): a restart forgets counts, which only ever lets a key through sooner.
+    limiter: new SlidingWindowLimiter({ clock }),
     host: options.host,
     port: options.port,
     clock,

@@ -8,11 +8,14 @@ import { errorBody, jsonResponse } from "./envelope.ts";
 import { HttpError, toHttpError } from "./errors.ts";
 import { Router, type Route } from "./router.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
+import type { SlidingWindowLimiter } from "../limiter/sliding-window.ts";
+import { rateLimitHeaders } from "./rate-limit.ts";
 
 export interface HttpServerOptions {
   db: Database;
   routes: readonly Route[];
   logger: Logger;
+  limiter: SlidingWindowLimiter;
   host: string;
   port: number;
   clock?: Clock;
@@ -35,14 +38,27 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   const router = new Router(options.routes);
   const notifyCommit = options.notifyCommit ?? (() => {});
 
-  async function handle(req: Request, path: string, query: string, setKey: (k: KeyAuth) => void): Promise<Response> {
+  interface Caller {
+    key: KeyAuth | null;
+    limitHeaders: Record<string, string> | null;
+  }
+
+  async function handle(req: Request, path: string, query: string, caller: Caller): Promise<Response> {
     if (path === "/healthz") {
       if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "Method not allowed", { Allow: "GET, HEAD" });
       return new Response("ok", { headers: { "Content-Type": "text/plain" } });
     }
     if (path !== "/v1" && !path.startsWith("/v1/")) throw new HttpError(404, "Not found");
     const key = authenticate(db, req.headers.get("x-api-key"));
-    setKey(key);
+    caller.key = key;
+    const now = clock();
+    const decision = options.limiter.check(key.id, key.rateLimit);
+    caller.limitHeaders = rateLimitHeaders(decision, now);
+    if (!decision.allowed) {
+      // A 401 for a limit looks like a revoked key to an integrator; the warn line tells the admin which.
+      logger.log("warn", "rate limit exceeded", { keyId: key.id, limit: decision.limit });
+      throw new HttpError(401, "Rate limit exceeded", { "Retry-After": String(Math.max(1, decision.resetSeconds)) });
+    }
     const match = router.match(req.method, path);
     if (match.kind === "none") throw new HttpError(404, "Not found");
     if (match.kind === "method") throw new HttpError(405, "Method not allowed", { Allow: match.allow });
@@ -68,10 +84,10 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       const query = queryStart === -1 ? "" : url.slice(queryStart + 1);
       const given = req.headers.get("x-request-id");
       const requestId = given !== null && REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
-      let key: KeyAuth | null = null;
+      const caller: Caller = { key: null, limitHeaders: null };
       let response: Response;
       try {
-        response = await handle(req, path, query, (k) => (key = k));
+        response = await handle(req, path, query, caller);
       } catch (error) {
         const known = toHttpError(error);
         if (known) {
@@ -82,6 +98,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
         }
       }
       response.headers.set("X-Request-Id", requestId);
+      if (caller.limitHeaders) for (const name in caller.limitHeaders) response.headers.set(name, caller.limitHeaders[name]!);
       if (path !== "/healthz") {
         logger.log("info", "request", {
           requestId,
@@ -89,7 +106,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
           path,
           status: response.status,
           ms: Math.round((performance.now() - started) * 1000) / 1000,
-          keyId: (key as KeyAuth | null)?.id ?? null,
+          keyId: caller.key?.id ?? null,
         });
       }
       return response;
