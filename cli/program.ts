@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { registerBackup } from "./backup.ts";
 import { registerKey } from "./key.ts";
 import { registerServe } from "./serve.ts";
 import { registerVersion } from "./version.ts";
@@ -14,7 +15,12 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
-  for (const register of [registerServe, registerWorkspace, registerKey, registerVersion]) register(program);
+  // One line per command group, in the order `feedbase --help` lists them.
+  registerServe(program);
+  registerWorkspace(program);
+  registerKey(program);
+  registerBackup(program);
+  registerVersion(program);
   // Every subcommand exits like the program: help is 0, any usage error 2.
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();
