@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { registerBackup } from "./backup.ts";
 import { registerKey } from "./key.ts";
+import { registerOpenApi } from "./openapi.ts";
 import { registerServe } from "./serve.ts";
 import { registerVersion } from "./version.ts";
 import { registerWorkspace } from "./workspace.ts";
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerWorkspace(program);
   registerKey(program);
   registerBackup(program);
+  registerOpenApi(program);
   registerVersion(program);
   // Every subcommand exits like the program: help is 0, any usage error 2.
   const exitOverride = (cmd: Command) => {

@@ -1,6 +1,11 @@
 import type { Route } from "../router.ts";
 import { healthRoutes } from "./health.ts";
 import { ingredientRoutes } from "./ingredients.ts";
+import { openApiRoutes } from "./openapi.ts";
 
-/** Every route the v1 API serves; the OpenAPI document is checked against this list. */
-export const routes: Route[] = [...healthRoutes, ...ingredientRoutes];
+/** Every route the v1 API serves; test/openapi.test.ts checks the OpenAPI document against this list. */
+export const routes: Route[] = [
+  ...healthRoutes,
+  ...ingredientRoutes,
+  ...openApiRoutes,
+];

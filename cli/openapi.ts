@@ -1,0 +1,16 @@
+import type { Command } from "commander";
+import { openApiDocument } from "../src/http/openapi.ts";
+import { withExamples } from "./common.ts";
+
+/** `feedbase openapi`: the same document as GET /v1/openapi.json; needs no data file. */
+export function registerOpenApi(program: Command): void {
+  withExamples(
+    program
+      .command("openapi")
+      .description("print the OpenAPI 3.1 document of the v1 API")
+      .action(() => {
+        process.stdout.write(JSON.stringify(openApiDocument(), null, 2) + "\n");
+      }),
+    ["feedbase openapi > feedbase-openapi.json"],
+  );
+}
