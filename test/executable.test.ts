@@ -1,0 +1,74 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
+
+const EXE = join(ROOT, "dist", "feedbase");
+
+/** What ships is what is tested: `make test` builds dist/feedbase first; a bare `bun test` builds it here. */
+beforeAll(() => {
+  if (existsSync(EXE)) return;
+  const built = Bun.spawnSync(["make", "-s", "build"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+  expect(built.exitCode).toBe(0);
+}, 120_000);
+
+async function exe(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const proc = Bun.spawn([EXE, ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, code };
+}
+
+describe("the compiled executable (dist/feedbase)", () => {
+  test("serve, key create, health and a price update work", async () => {
+    const tmp = tempDir();
+    try {
+      const s = await spawnServe(tmp.dataPath, { command: [EXE] });
+      try {
+        const created = await exe(["key", "create", "--write", "--json", "--data", tmp.dataPath], tmp.dir);
+        expect(created.code).toBe(0);
+        const { key } = JSON.parse(created.stdout);
+        const headers = { "X-API-Key": key };
+        const health = await fetch(s.url + "/v1/health", { headers });
+        expect(health.status).toBe(200);
+        expect((await health.json()).version).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
+        expect((await fetch(s.url + "/v1/ingredients", { method: "POST", headers, body: JSON.stringify({ name: "Maize", price: 210 }) })).status).toBe(201);
+        const put = await fetch(s.url + "/v1/prices/Maize", { method: "PUT", headers, body: JSON.stringify({ price: 214.5 }) });
+        expect(put.status).toBe(200);
+        expect((await put.json()).data.price).toBe(214.5);
+      } finally {
+        expect(await s.stop()).toBe(0);
+      }
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test("does not auto-load .env or bunfig.toml from its working directory", async () => {
+    const tmp = tempDir();
+    try {
+      writeFileSync(join(tmp.dir, ".env"), `FEEDBASE_DATA=${join(tmp.dir, "from-dotenv.db")}\n`);
+      writeFileSync(join(tmp.dir, "bunfig.toml"), 'preload = ["./nope.ts"]\n');
+      const r = await exe(["workspace", "list"], tmp.dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe("error: No data file at ./feedbase.db (run feedbase serve once, or pass --data)");
+      expect((await exe(["version"], tmp.dir)).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test("the systemd unit passes systemd-analyze verify with the built executable", async () => {
+    const tmp = tempDir();
+    try {
+      const unit = readFileSync(join(ROOT, "deploy", "feedbase.service"), "utf8").replace("ExecStart=/usr/local/bin/feedbase", `ExecStart=${EXE}`);
+      const path = join(tmp.dir, "feedbase.service");
+      writeFileSync(path, unit);
+      const r = Bun.spawnSync(["systemd-analyze", "verify", path], { stdout: "pipe", stderr: "pipe" });
+      const complaints = (r.stderr.toString() + r.stdout.toString()).split("\n").filter((l) => l.includes("feedbase.service"));
+      expect(complaints).toEqual([]);
+      expect(unit).not.toMatch(/^MemoryDenyWriteExecute/m);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
