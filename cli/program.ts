@@ -2,8 +2,10 @@ import { Command, CommanderError } from "commander";
 import { registerBackup } from "./backup.ts";
 import { registerKey } from "./key.ts";
 import { registerOpenApi } from "./openapi.ts";
+import { registerReceive } from "./receive.ts";
 import { registerServe } from "./serve.ts";
 import { registerVersion } from "./version.ts";
+import { registerWebhook } from "./webhook.ts";
 import { registerWorkspace } from "./workspace.ts";
 
 /**
@@ -20,8 +22,10 @@ export function buildProgram(): Command {
   registerServe(program);
   registerWorkspace(program);
   registerKey(program);
+  registerWebhook(program);
   registerBackup(program);
   registerOpenApi(program);
+  registerReceive(program);
   registerVersion(program);
   // Every subcommand exits like the program: help is 0, any usage error 2.
   const exitOverride = (cmd: Command) => {

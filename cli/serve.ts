@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import { startService } from "../src/service.ts";
+import { retryScheduleOption } from "./webhook.ts";
 import { CliFailure, dataOption, intInRange, run, withExamples } from "./common.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
@@ -12,6 +13,8 @@ interface ServeOptions {
   tlsCert?: string;
   tlsKey?: string;
   insecureHttp?: boolean;
+  retentionDays: number;
+  retrySchedule?: number[];
 }
 
 /** `feedbase serve`: the API (and webhook delivery) until SIGINT/SIGTERM. */
@@ -25,6 +28,8 @@ export function registerServe(program: Command): void {
     .option("--tls-cert <file>", "PEM certificate: serve HTTPS")
     .option("--tls-key <file>", "PEM private key for --tls-cert")
     .option("--insecure-http", "allow plain HTTP on a non-loopback address")
+    .addOption(new Option("--retention-days <n>", "delete delivered webhook deliveries after this many days").default(30).argParser(intInRange("--retention-days", 1, 36_500)))
+    .addOption(retryScheduleOption())
     .action(
       run(async (opts: ServeOptions) => {
         if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
@@ -34,7 +39,8 @@ export function registerServe(program: Command): void {
           );
         }
         const tls = opts.tlsCert && opts.tlsKey ? { cert: readFileSync(opts.tlsCert, "utf8"), key: readFileSync(opts.tlsKey, "utf8") } : undefined;
-        const service = startService({ dataPath: opts.data, host: opts.host, port: opts.port, ...(tls ? { tls } : {}) });
+        const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
+        const service = startService({ dataPath: opts.data, host: opts.host, port: opts.port, webhooks, ...(tls ? { tls } : {}) });
         service.logger.log("info", "listening", { url: service.url.href, data: opts.data });
         let stopping = false;
         const stop = async () => {

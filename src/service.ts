@@ -4,6 +4,7 @@ import { routes } from "./http/routes/index.ts";
 import { startHttpServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { openDatabase } from "./store/db.ts";
+import { startDeliveryLoop, type DeliveryTuning } from "./webhooks/delivery-loop.ts";
 import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
 
 export interface ServiceOptions {
@@ -13,6 +14,8 @@ export interface ServiceOptions {
   clock?: Clock;
   logger?: Logger;
   tls?: { cert: string; key: string };
+  /** Webhook retry schedule, retention and limits; DESIGN's defaults when absent. */
+  webhooks?: Partial<DeliveryTuning>;
 }
 
 export interface RunningService {
@@ -33,6 +36,7 @@ export function startService(options: ServiceOptions): RunningService {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(undefined, clock);
   const db = openDatabase(options.dataPath, { create: true });
+  const deliveries = startDeliveryLoop({ db, logger, clock, ...(options.webhooks ? { tuning: options.webhooks } : {}) });
   const server = startHttpServer({
     db,
     routes,
@@ -42,6 +46,7 @@ export function startService(options: ServiceOptions): RunningService {
     host: options.host,
     port: options.port,
     clock,
+    notifyCommit: deliveries.wake,
     ...(options.tls ? { tls: options.tls } : {}),
   });
   const url = new URL(server.url.href);
@@ -52,6 +57,7 @@ export function startService(options: ServiceOptions): RunningService {
     logger,
     async stop() {
       await server.stop();
+      await deliveries.stop();
       logger.flush();
       db.close();
     },

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { fanOut } from "./deliveries.ts";
 
 export type EventType = "price.updated" | "ingredient.added";
 
@@ -25,16 +26,19 @@ export interface NewEvent {
 }
 
 /**
- * Append an event to the outbox. Call it inside the transaction that makes the change, so the change
- * and its event commit together or not at all. The payload is serialized here, once: these bytes are
- * what every delivery attempt sends and signs.
+ * Append an event to the outbox and make its deliveries (one per enabled, subscribed webhook). Call it
+ * inside the transaction that makes the change, so the change, its event and its deliveries commit
+ * together or not at all. The payload is serialized here, once: these bytes are what every delivery
+ * attempt sends and signs.
  * @example recordEvent(db, { workspaceId, type: "price.updated", ingredient: "Maize", payload, keyId, now })
  */
 export function recordEvent(db: Database, event: NewEvent): number {
   const result = db
     .query("INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at) VALUES (?, ?, ?, ?, ?, ?)")
     .run(event.workspaceId, event.type, event.ingredient, JSON.stringify(event.payload), event.keyId, event.now);
-  return Number(result.lastInsertRowid);
+  const id = Number(result.lastInsertRowid);
+  fanOut(db, { id, workspaceId: event.workspaceId, type: event.type, ingredient: event.ingredient, now: event.now });
+  return id;
 }
 
 export interface StoredEvent {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/store/db.ts";
 import { createKey } from "../../src/store/keys.ts";
 import { requireWorkspace } from "../../src/store/workspaces.ts";
-import { startService, type RunningService } from "../../src/service.ts";
+import { startService, type RunningService, type ServiceOptions } from "../../src/service.ts";
 import { createLogger } from "../../src/log.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
@@ -42,12 +42,14 @@ export interface TestServer {
  * The real service, in-process on a free port with a temporary data file.
  * @example const t = await startTestServer(); const r = await t.request("GET", "/v1/health", { key: t.key() })
  */
-export async function startTestServer(options: { clock?: TestClock; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { clock?: TestClock; env?: Record<string, string>; webhooks?: ServiceOptions["webhooks"] } = {},
+): Promise<TestServer> {
   const tmp = tempDir();
   let text = "";
   const clock = options.clock?.now;
   const logger = createLogger((t) => (text += t), clock);
-  const service = startService({ dataPath: tmp.dataPath, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}) });
+  const service = startService({ dataPath: tmp.dataPath, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
   const url = `http://127.0.0.1:${service.port}`;
   const keyDb = openDatabase(tmp.dataPath, { create: false });
   return {

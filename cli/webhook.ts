@@ -1,0 +1,262 @@
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { readFileSync } from "node:fs";
+import { isoTime } from "../src/domain/time.ts";
+import type { EventType } from "../src/store/events.ts";
+import { listDeliveries, retryDeliveries, retryFailed, type DeliveryStatus } from "../src/store/deliveries.ts";
+import { EVENT_TYPES, createWebhook, listWebhooks, pendingCount, removeWebhook, setWebhookEnabled, setWebhookSecret } from "../src/store/webhooks.ts";
+import { requireWorkspace } from "../src/store/workspaces.ts";
+import { parseRetrySchedule } from "../src/webhooks/retry.ts";
+import { generateSecret, validateSuppliedSecret } from "../src/webhooks/sign.ts";
+import { CliFailure, UsageError, dataOption, intInRange, openExisting, printRows, run, withExamples } from "./common.ts";
+
+/**
+ * A secret an admin supplies: `--secret-file` (its trailing newline is not part of the secret), else
+ * env `FEEDBASE_WEBHOOK_SECRET`, else undefined. Never an argument: command lines end up in shell
+ * history and `ps`. Too short a secret is a usage error (exit 2).
+ * @example const secret = suppliedSecret(opts.secretFile) ?? generateSecret()
+ */
+export function suppliedSecret(secretFile: string | undefined): string | undefined {
+  let secret: string | undefined;
+  if (secretFile !== undefined) {
+    try {
+      secret = readFileSync(secretFile, "utf8").replace(/\r?\n$/, "");
+    } catch (error) {
+      throw new CliFailure(`Cannot read secret file ${secretFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  } else {
+    secret = process.env.FEEDBASE_WEBHOOK_SECRET || undefined;
+  }
+  if (secret === undefined) return undefined;
+  try {
+    validateSuppliedSecret(secret);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return secret;
+}
+
+/**
+ * `--retry-schedule` with env `FEEDBASE_RETRY_SCHEDULE`, for `serve`: a test knob, harmless in production.
+ * @example command.addOption(retryScheduleOption())
+ */
+export function retryScheduleOption(): Option {
+  return new Option("--retry-schedule <seconds>", "webhook retry delays, comma-separated seconds (a test knob; default 5,60,300,1800,7200,21600,43200)")
+    .env("FEEDBASE_RETRY_SCHEDULE")
+    .argParser((value: string) => {
+      try {
+        return parseRetrySchedule(value);
+      } catch (error) {
+        throw new InvalidArgumentError((error as Error).message);
+      }
+    });
+}
+
+function parseEvents(value: string): EventType[] {
+  const names = [...new Set(value.split(",").map((e) => e.trim()))];
+  for (const name of names) {
+    if (!EVENT_TYPES.includes(name as EventType)) throw new InvalidArgumentError(`Unknown event "${name}" (events: ${EVENT_TYPES.join(", ")})`);
+  }
+  return names as EventType[];
+}
+
+function requireHttpUrl(text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new UsageError(`Webhook URL must be an absolute http:// or https:// URL, got ${text}`);
+  }
+  return url.href;
+}
+
+const secretFileHelp = "read the secret from this file (default: env FEEDBASE_WEBHOOK_SECRET, else a new one is generated)";
+
+/** `feedbase webhook ...`: register receivers and look after their deliveries. Only `add` and `rotate-secret` print a secret. */
+export function registerWebhook(program: Command): void {
+  const group = program.command("webhook").description("signed webhooks: register receivers, inspect and retry deliveries");
+
+  withExamples(
+    group
+      .command("add <url>")
+      .description("register a receiver; prints its id and signing secret")
+      .option("--workspace <slug>", "workspace whose events it receives", "default")
+      .addOption(new Option("--events <list>", `only these events, comma-separated (${EVENT_TYPES.join(", ")}; default all)`).argParser(parseEvents))
+      .option("--secret-file <file>", secretFileHelp)
+      .option("--json", "print one JSON object")
+      .addOption(dataOption())
+      .action(
+        run((target: string, opts: { workspace: string; events?: EventType[]; secretFile?: string; json?: boolean; data: string }) => {
+          const url = requireHttpUrl(target);
+          const secret = suppliedSecret(opts.secretFile) ?? generateSecret();
+          const db = openExisting(opts.data);
+          const ws = requireWorkspace(db, opts.workspace);
+          const events = opts.events ?? null;
+          const id = createWebhook(db, { workspaceId: ws.id, url, secret, events, now: isoTime(Date.now()) });
+          if (opts.json) {
+            process.stdout.write(JSON.stringify({ id, secret, url, workspace: ws.slug, events }) + "\n");
+          } else {
+            process.stdout.write(
+              `Webhook: ${id}\nSecret:  ${secret}\nURL:     ${url} (events: ${events?.join(", ") ?? "all"}; workspace ${ws.slug})\n` +
+                `Give the secret to the receiver now: only rotate-secret shows a secret again (a new one).\n`,
+            );
+          }
+        }),
+      ),
+    [
+      "feedbase webhook add https://erp.example.com/hooks/feedbase",
+      "feedbase webhook add https://mill.example.com/prices --events price.updated --secret-file /etc/feedbase/erp.secret --json",
+    ],
+  );
+
+  withExamples(
+    group
+      .command("list")
+      .description("list webhooks: status (and why disabled), pending and failed deliveries; never a secret")
+      .option("--workspace <slug>", "only this workspace")
+      .option("--json", "one JSON object per line (events: null means all)")
+      .addOption(dataOption())
+      .action(
+        run((opts: { workspace?: string; json?: boolean; data: string }) => {
+          const db = openExisting(opts.data);
+          printRows(
+            listWebhooks(db, opts.workspace ? requireWorkspace(db, opts.workspace).id : undefined),
+            [
+              ["ID", (w) => w.id],
+              ["WORKSPACE", (w) => w.workspace],
+              ["URL", (w) => w.url],
+              ["EVENTS", (w) => w.events?.join(",") ?? "all"],
+              ["STATUS", (w) => (w.status === "enabled" ? "enabled" : `disabled (${w.disabledReason ?? "no reason given"})`)],
+              ["PENDING", (w) => String(w.pending)],
+              ["FAILED", (w) => String(w.failed)],
+              ["CREATED", (w) => w.createdAt],
+            ],
+            opts.json,
+          );
+        }),
+      ),
+    ["feedbase webhook list", "feedbase webhook list --workspace default --json"],
+  );
+
+  withExamples(
+    group
+      .command("remove <id>")
+      .description("delete a webhook; its pending deliveries are cancelled")
+      .addOption(dataOption())
+      .action(
+        run((id: string, opts: { data: string }) => {
+          const cancelled = removeWebhook(openExisting(opts.data), id);
+          process.stdout.write(`Removed ${id} (${cancelled} pending ${cancelled === 1 ? "delivery" : "deliveries"} cancelled)\n`);
+        }),
+      ),
+    ["feedbase webhook remove wh_Zp8c1LmQ04sA"],
+  );
+
+  withExamples(
+    group
+      .command("disable <id>")
+      .description("stop delivering: no new deliveries, pending ones wait for enable")
+      .addOption(dataOption())
+      .action(
+        run((id: string, opts: { data: string }) => {
+          setWebhookEnabled(openExisting(opts.data), id, false, `disabled by an admin at ${isoTime(Date.now())}`);
+          process.stdout.write(`Disabled ${id}\n`);
+        }),
+      ),
+    ["feedbase webhook disable wh_Zp8c1LmQ04sA"],
+  );
+
+  withExamples(
+    group
+      .command("enable <id>")
+      .description("deliver again (also after a receiver's 410); pending deliveries resume")
+      .addOption(dataOption())
+      .action(
+        run((id: string, opts: { data: string }) => {
+          const db = openExisting(opts.data);
+          setWebhookEnabled(db, id, true);
+          const pending = pendingCount(db, id);
+          process.stdout.write(`Enabled ${id} (${pending} pending ${pending === 1 ? "delivery resumes" : "deliveries resume"})\n`);
+        }),
+      ),
+    ["feedbase webhook enable wh_Zp8c1LmQ04sA"],
+  );
+
+  withExamples(
+    group
+      .command("rotate-secret <id>")
+      .description("replace the signing secret and print it; every later attempt, pending ones included, uses it")
+      .option("--secret-file <file>", secretFileHelp)
+      .option("--json", "print one JSON object")
+      .addOption(dataOption())
+      .action(
+        run((id: string, opts: { secretFile?: string; json?: boolean; data: string }) => {
+          const secret = suppliedSecret(opts.secretFile) ?? generateSecret();
+          setWebhookSecret(openExisting(opts.data), id, secret);
+          if (opts.json) process.stdout.write(JSON.stringify({ id, secret }) + "\n");
+          else process.stdout.write(`Webhook: ${id}\nSecret:  ${secret}\nEvery attempt from now on, pending deliveries included, is signed with it.\n`);
+        }),
+      ),
+    ["feedbase webhook rotate-secret wh_Zp8c1LmQ04sA", "feedbase webhook rotate-secret wh_Zp8c1LmQ04sA --secret-file new.secret --json"],
+  );
+
+  withExamples(
+    group
+      .command("deliveries")
+      .description("list deliveries, newest event first: attempts, last status code and error, next attempt")
+      .addOption(new Option("--status <status>", "only this status").choices(["pending", "delivered", "failed"]))
+      .addOption(new Option("--limit <n>", "at most this many").default(50).argParser(intInRange("--limit", 1, 100_000)))
+      .option("--webhook <id>", "only this webhook's")
+      .option("--workspace <slug>", "only this workspace's")
+      .option("--json", "one JSON object per line")
+      .addOption(dataOption())
+      .action(
+        run((opts: { status?: DeliveryStatus; limit: number; webhook?: string; workspace?: string; json?: boolean; data: string }) => {
+          const db = openExisting(opts.data);
+          const rows = listDeliveries(db, {
+            status: opts.status,
+            limit: opts.limit,
+            webhookId: opts.webhook,
+            workspaceId: opts.workspace ? requireWorkspace(db, opts.workspace).id : undefined,
+          });
+          printRows(
+            rows,
+            [
+              ["ID", (d) => d.id],
+              ["WEBHOOK", (d) => d.webhookId],
+              ["EVENT", (d) => d.event],
+              ["INGREDIENT", (d) => d.ingredient],
+              ["STATUS", (d) => d.status],
+              ["ATTEMPTS", (d) => String(d.attempts)],
+              ["LAST", (d) => (d.lastStatus === null ? "-" : String(d.lastStatus))],
+              ["ERROR", (d) => d.lastError ?? ""],
+              ["NEXT ATTEMPT", (d) => d.nextAttemptAt ?? ""],
+              ["CREATED", (d) => d.createdAt],
+            ],
+            opts.json,
+          );
+        }),
+      ),
+    ["feedbase webhook deliveries --status failed", "feedbase webhook deliveries --webhook wh_Zp8c1LmQ04sA --limit 10 --json"],
+  );
+
+  withExamples(
+    group
+      .command("retry [deliveryIds...]")
+      .description("send failed or delivered deliveries again on a fresh schedule (picked up within 1 s); a pending one is refused")
+      .option("--failed", "every failed delivery")
+      .option("--webhook <id>", "with --failed: only this webhook's")
+      .addOption(dataOption())
+      .action(
+        run((ids: string[], opts: { failed?: boolean; webhook?: string; data: string }) => {
+          if (opts.failed === (ids.length > 0)) throw new UsageError("give delivery ids or --failed (one of the two)");
+          if (opts.webhook !== undefined && !opts.failed) throw new UsageError("--webhook goes with --failed");
+          const db = openExisting(opts.data);
+          const nowMs = Date.now();
+          const unique = [...new Set(ids)];
+          let count = unique.length;
+          if (opts.failed) count = retryFailed(db, nowMs, isoTime(nowMs), opts.webhook);
+          else retryDeliveries(db, unique, nowMs, isoTime(nowMs));
+          process.stdout.write(`Re-queued ${count} ${count === 1 ? "delivery" : "deliveries"}\n`);
+        }),
+      ),
+    ["feedbase webhook retry dlv_0aQ7vM2xPp9kLr3B dlv_7Hc2WmQ9xZr4TpLa", "feedbase webhook retry --failed"],
+  );
+}

@@ -1,0 +1,205 @@
+import type { Database } from "bun:sqlite";
+import { ConflictError, NotFoundError } from "../domain/errors.ts";
+import { newDeliveryId } from "../domain/ids.ts";
+import type { EventType } from "./events.ts";
+
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+/** The event a delivery is made for, as `recordEvent` has just stored it. */
+export interface CommittedEvent {
+  id: number;
+  workspaceId: number;
+  type: EventType;
+  ingredient: string;
+  /** ISO time of the change: the deliveries' creation time and first due time. */
+  now: string;
+}
+
+/**
+ * One pending delivery per webhook of the event's workspace that is enabled and subscribed to its
+ * type, at this moment. Call inside the transaction that records the event, so a webhook added,
+ * disabled or removed concurrently is either wholly before or wholly after it.
+ * @example fanOut(db, { id: 42, workspaceId: 1, type: "price.updated", ingredient: "Maize", now }) // 2
+ */
+export function fanOut(db: Database, event: CommittedEvent): number {
+  const webhooks = db
+    .query(
+      `SELECT id FROM webhooks
+       WHERE workspace_id = ?1 AND enabled = 1 AND (events IS NULL OR instr(',' || events || ',', ',' || ?2 || ',') > 0)`,
+    )
+    .all(event.workspaceId, event.type) as { id: string }[];
+  const insert = db.query(
+    `INSERT INTO deliveries (id, webhook_id, event_id, ingredient, status, attempts, next_attempt_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
+  );
+  const dueAt = Date.parse(event.now);
+  for (const { id } of webhooks) insert.run(newDeliveryId(), id, event.id, event.ingredient, dueAt, event.now, event.now);
+  return webhooks.length;
+}
+
+/**
+ * Enabled webhooks that have at least one pending delivery due at `nowMs`.
+ * @example webhooksWithDueDeliveries(db, Date.now()) // ["wh_Zp8c1LmQ04sA"]
+ */
+export function webhooksWithDueDeliveries(db: Database, nowMs: number): string[] {
+  return (
+    db
+      .query(
+        `SELECT DISTINCT d.webhook_id AS id FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id
+         WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.enabled = 1`,
+      )
+      .all(nowMs) as { id: string }[]
+  ).map((r) => r.id);
+}
+
+/** Everything one attempt needs, read just before it is made (so the secret is the current one). */
+export interface DueDelivery {
+  id: string;
+  webhookId: string;
+  url: string;
+  secret: string;
+  event: EventType;
+  /** The stored body: the exact bytes of every attempt. */
+  payload: string;
+  /** Attempts made so far. */
+  attempts: number;
+}
+
+/**
+ * A webhook's due deliveries, oldest event first, leaving out any that waits behind an earlier
+ * pending event for the same ingredient (DESIGN 6: per webhook and ingredient, in order).
+ * @example dueDeliveries(db, "wh_Zp8c1LmQ04sA", Date.now(), 8)
+ */
+export function dueDeliveries(db: Database, webhookId: string, nowMs: number, limit: number): DueDelivery[] {
+  return db
+    .query(
+      `SELECT d.id, d.webhook_id AS webhookId, w.url, w.secret, e.type AS event, e.payload, d.attempts
+       FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
+       WHERE d.webhook_id = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2 AND w.enabled = 1
+         AND NOT EXISTS (SELECT 1 FROM deliveries p
+                         WHERE p.webhook_id = d.webhook_id AND p.ingredient = d.ingredient
+                           AND p.status = 'pending' AND p.event_id < d.event_id)
+       ORDER BY d.event_id
+       LIMIT ?3`,
+    )
+    .all(webhookId, nowMs, limit) as DueDelivery[];
+}
+
+/**
+ * The earliest time after `nowMs` at which a pending delivery falls due, or null: when to look again.
+ * @example nextDueAfter(db, Date.now()) // 1795269792000
+ */
+export function nextDueAfter(db: Database, nowMs: number): number | null {
+  return (db.query("SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?").get(nowMs) as { at: number | null }).at;
+}
+
+/** The outcome of one attempt, as the loop writes it. */
+export interface AttemptOutcome {
+  id: string;
+  /** The attempt count the attempt was made with: the update applies only if nobody changed the delivery meanwhile. */
+  attemptsBefore: number;
+  status: DeliveryStatus;
+  /** When pending: the next attempt's time (epoch ms). */
+  nextAttemptAt: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  now: string;
+}
+
+/**
+ * Record a finished attempt. Returns false when the delivery changed meanwhile (its webhook was
+ * removed, say), in which case nothing is written.
+ * @example finishAttempt(db, { id, attemptsBefore: 0, status: "delivered", nextAttemptAt: 0, lastStatus: 204, lastError: null, now })
+ */
+export function finishAttempt(db: Database, o: AttemptOutcome): boolean {
+  const result = db
+    .query(
+      `UPDATE deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ?
+       WHERE id = ? AND status = 'pending' AND attempts = ?`,
+    )
+    .run(o.status, o.nextAttemptAt, o.lastStatus, o.lastError, o.now, o.id, o.attemptsBefore);
+  return result.changes === 1;
+}
+
+/** A delivery as `webhook deliveries` shows it. */
+export interface DeliveryListing {
+  id: string;
+  webhookId: string;
+  event: EventType;
+  ingredient: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  /** For a pending delivery, when it is next tried (ISO); null otherwise. */
+  nextAttemptAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus | undefined;
+  webhookId?: string | undefined;
+  workspaceId?: number | undefined;
+  limit: number;
+}
+
+/**
+ * Deliveries, newest event first.
+ * @example listDeliveries(db, { status: "failed", limit: 50 })
+ */
+export function listDeliveries(db: Database, filter: DeliveryFilter): DeliveryListing[] {
+  const rows = db
+    .query(
+      `SELECT d.id, d.webhook_id AS webhookId, e.type AS event, d.ingredient, d.status, d.attempts,
+              d.last_status AS lastStatus, d.last_error AS lastError, d.next_attempt_at AS nextAttemptAt,
+              d.created_at AS createdAt, d.updated_at AS updatedAt
+       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
+       WHERE (?1 IS NULL OR d.status = ?1) AND (?2 IS NULL OR d.webhook_id = ?2) AND (?3 IS NULL OR w.workspace_id = ?3)
+       ORDER BY d.event_id DESC, d.webhook_id
+       LIMIT ?4`,
+    )
+    .all(filter.status ?? null, filter.webhookId ?? null, filter.workspaceId ?? null, filter.limit) as (Omit<DeliveryListing, "nextAttemptAt"> & {
+    nextAttemptAt: number;
+  })[];
+  return rows.map((r) => ({ ...r, nextAttemptAt: r.status === "pending" ? new Date(r.nextAttemptAt).toISOString() : null }));
+}
+
+const REQUEUE = `UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ? WHERE id = ?`;
+
+/**
+ * Put failed or delivered deliveries back on a fresh schedule, due at once. All or nothing: an
+ * unknown id (404) or a pending one (409: it is already on its schedule) refuses the whole request.
+ * @example retryDeliveries(db, ["dlv_0aQ7vM2xPp9kLr3B"], Date.now(), isoTime(Date.now()))
+ */
+export function retryDeliveries(db: Database, ids: readonly string[], nowMs: number, now: string): void {
+  db.transaction(() => {
+    for (const id of ids) {
+      const row = db.query("SELECT status FROM deliveries WHERE id = ?").get(id) as { status: DeliveryStatus } | null;
+      if (!row) throw new NotFoundError(`No delivery with id ${id} (see feedbase webhook deliveries)`);
+      if (row.status === "pending") throw new ConflictError(`Delivery ${id} is still pending: it is retried on its own schedule`);
+      db.query(REQUEUE).run(nowMs, now, id);
+    }
+  }).immediate();
+}
+
+/**
+ * Put every failed delivery (optionally of one webhook) back on a fresh schedule; returns how many.
+ * @example retryFailed(db, Date.now(), isoTime(Date.now())) // 3
+ */
+export function retryFailed(db: Database, nowMs: number, now: string, webhookId?: string): number {
+  return db
+    .query(
+      `UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?1, updated_at = ?2
+       WHERE status = 'failed' AND (?3 IS NULL OR webhook_id = ?3)`,
+    )
+    .run(nowMs, now, webhookId ?? null).changes;
+}
+
+/**
+ * Delete delivered deliveries last touched before `before` (ISO); events are kept.
+ * @example pruneDelivered(db, isoTime(Date.now() - 30 * 86_400_000)) // 118
+ */
+export function pruneDelivered(db: Database, before: string): number {
+  return db.query("DELETE FROM deliveries WHERE status = 'delivered' AND updated_at < ?").run(before).changes;
+}

@@ -1,0 +1,287 @@
+/**
+ * The delivery loop that `serve` runs (DESIGN 6): it sends the pending deliveries that the events'
+ * transactions wrote, one attempt at a time per delivery, and records each outcome.
+ *
+ * Everything it knows lives in the data file. A delivery's state changes only after its attempt has
+ * finished, so a crash, a kill or an abandoned attempt at shutdown leaves it pending and it is sent
+ * again at the next start: at-least-once, de-duplicated by receivers on `webhook-id`.
+ */
+import type { Database } from "bun:sqlite";
+import { isoTime, systemClock, type Clock } from "../domain/time.ts";
+import type { Logger } from "../log.ts";
+import {
+  dueDeliveries,
+  finishAttempt,
+  nextDueAfter,
+  pruneDelivered,
+  webhooksWithDueDeliveries,
+  type DeliveryStatus,
+  type DueDelivery,
+} from "../store/deliveries.ts";
+import { setWebhookEnabled } from "../store/webhooks.ts";
+import { VERSION } from "../version.ts";
+import { DEFAULT_RETRY_SCHEDULE, retryAfterMs, retryDelayMs } from "./retry.ts";
+import { signedHeaders } from "./sign.ts";
+
+/** Limits and timings; the defaults are DESIGN's, tests shorten the slow ones. */
+export interface DeliveryTuning {
+  /** Seconds between attempts; its length is the number of retries. */
+  retrySchedule: readonly number[];
+  /** Delivered deliveries older than this are deleted. */
+  retentionDays: number;
+  /** One attempt's limit, connection to status line. */
+  timeoutMs: number;
+  /** How long `stop` lets attempts in flight finish before abandoning them. */
+  stopGraceMs: number;
+  /** Longest sleep between looks at the data file (retries made by the CLI, commits of other processes). */
+  pollMs: number;
+  perWebhook: number;
+  total: number;
+}
+
+export const DEFAULT_TUNING: DeliveryTuning = {
+  retrySchedule: DEFAULT_RETRY_SCHEDULE,
+  retentionDays: 30,
+  timeoutMs: 10_000,
+  stopGraceMs: 5_000,
+  // Half the 1 s DESIGN promises for a CLI retry, so a slow look still lands inside it.
+  pollMs: 500,
+  perWebhook: 4,
+  total: 32,
+};
+
+export interface DeliveryLoopOptions {
+  db: Database;
+  logger: Logger;
+  clock?: Clock;
+  /** Jitter source; tests may fix it. */
+  random?: () => number;
+  tuning?: Partial<DeliveryTuning>;
+}
+
+/** A running loop. */
+export interface DeliveryLoop {
+  /** Look for due deliveries now (after a commit); cheap, coalesced, safe to call often. */
+  wake(): void;
+  /** Stop starting attempts, give those in flight up to `stopGraceMs`, abandon the rest (they stay pending). */
+  stop(): Promise<void>;
+}
+
+interface InFlight {
+  webhookId: string;
+  event: string;
+  attempt: number;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+const PRUNE_EVERY_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** What one attempt got back: a status line, or an error before one arrived. */
+interface Answer {
+  status: number | null;
+  error: string | null;
+  retryAfter: string | null;
+}
+
+/**
+ * Start delivering: looks at once (deliveries left pending by a previous run go first), then
+ * whenever woken and at least every `pollMs`.
+ *
+ * @example
+ * const loop = startDeliveryLoop({ db, logger, clock });
+ * startHttpServer({ ..., notifyCommit: loop.wake });
+ * // on shutdown
+ * await loop.stop();
+ */
+export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
+  const { db, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const tuning: DeliveryTuning = { ...DEFAULT_TUNING, ...options.tuning };
+
+  const inFlight = new Map<string, InFlight>();
+  const perWebhook = new Map<string, number>();
+  let stopping = false;
+  // Set once stop() has given up on the attempts still running: their outcomes are no longer written.
+  let abandoned = false;
+  let scanQueued = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastPrune = -Infinity;
+
+  function wake(): void {
+    if (stopping || scanQueued) return;
+    scanQueued = true;
+    // After the current turn: the commit's HTTP answer goes out first.
+    setImmediate(scan);
+  }
+
+  function scan(): void {
+    scanQueued = false;
+    if (stopping) return;
+    clearTimeout(timer);
+    let delay = tuning.pollMs;
+    try {
+      const now = clock();
+      prune(now);
+      fill(now);
+      const next = nextDueAfter(db, now);
+      if (next !== null) delay = Math.min(delay, Math.max(0, next - now));
+    } catch (error) {
+      // A busy data file (an admin command holding the lock) or a transient I/O error: look again later.
+      logger.log("error", "webhook delivery scan failed", { error: String(error) });
+    }
+    timer = setTimeout(wake, delay);
+  }
+
+  function prune(now: number): void {
+    if (now - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = now;
+    const removed = pruneDelivered(db, isoTime(now - tuning.retentionDays * DAY_MS));
+    if (removed > 0) logger.log("info", "pruned delivered webhook deliveries", { removed, retentionDays: tuning.retentionDays });
+  }
+
+  function fill(now: number): void {
+    if (inFlight.size >= tuning.total) return;
+    // Fewest attempts in flight first, so a hanging receiver cannot take the shared slots from the others.
+    const webhooks = webhooksWithDueDeliveries(db, now).sort((a, b) => (perWebhook.get(a) ?? 0) - (perWebhook.get(b) ?? 0));
+    for (const webhookId of webhooks) {
+      const busy = perWebhook.get(webhookId) ?? 0;
+      let free = Math.min(tuning.perWebhook - busy, tuning.total - inFlight.size);
+      if (free <= 0) continue;
+      // The ones in flight are still pending and come back from the query; ask for enough to skip them.
+      for (const delivery of dueDeliveries(db, webhookId, now, free + busy)) {
+        if (free === 0) break;
+        if (inFlight.has(delivery.id)) continue;
+        start(delivery);
+        free--;
+      }
+      if (inFlight.size >= tuning.total) return;
+    }
+  }
+
+  function start(delivery: DueDelivery): void {
+    const controller = new AbortController();
+    perWebhook.set(delivery.webhookId, (perWebhook.get(delivery.webhookId) ?? 0) + 1);
+    const done = attempt(delivery, controller)
+      .catch((error) => logger.log("error", "webhook attempt could not be recorded", { deliveryId: delivery.id, error: String(error) }))
+      .finally(() => {
+        inFlight.delete(delivery.id);
+        const left = (perWebhook.get(delivery.webhookId) ?? 1) - 1;
+        if (left === 0) perWebhook.delete(delivery.webhookId);
+        else perWebhook.set(delivery.webhookId, left);
+        // A slot is free, and later events for the same ingredient may no longer wait.
+        wake();
+      });
+    inFlight.set(delivery.id, { webhookId: delivery.webhookId, event: delivery.event, attempt: delivery.attempts + 1, controller, done });
+  }
+
+  async function send(delivery: DueDelivery, controller: AbortController): Promise<Answer> {
+    // Signed at send time with the webhook's current secret; the body is the stored bytes, unchanged.
+    const headers = signedHeaders({
+      secret: delivery.secret,
+      deliveryId: delivery.id,
+      event: delivery.event,
+      body: delivery.payload,
+      nowSeconds: Math.floor(clock() / 1000),
+      version: VERSION,
+    });
+    const timeout = AbortSignal.timeout(tuning.timeoutMs);
+    try {
+      const res = await fetch(delivery.url, {
+        method: "POST",
+        headers,
+        body: delivery.payload,
+        redirect: "manual",
+        signal: AbortSignal.any([controller.signal, timeout]),
+      });
+      // Only the status matters; the receiver's body is not read.
+      await res.body?.cancel().catch(() => {});
+      const location = res.headers.get("location");
+      const error =
+        res.status >= 200 && res.status < 300
+          ? null
+          : `HTTP ${res.status}${res.statusText ? " " + res.statusText : ""}${res.status >= 300 && res.status < 400 && location ? ` to ${location} (redirects are not followed)` : ""}`;
+      return { status: res.status, error, retryAfter: res.headers.get("retry-after") };
+    } catch (error) {
+      if (timeout.aborted) return { status: null, error: `timed out after ${tuning.timeoutMs / 1000} s`, retryAfter: null };
+      if (controller.signal.aborted) return { status: null, error: "abandoned at shutdown", retryAfter: null };
+      const e = error as { code?: string; message?: string };
+      return { status: null, error: [e.code, e.message ?? String(error)].filter(Boolean).join(": "), retryAfter: null };
+    }
+  }
+
+  async function attempt(delivery: DueDelivery, controller: AbortController): Promise<void> {
+    const started = performance.now();
+    const answer = await send(delivery, controller);
+    // Left pending on purpose: the attempt is sent again after the restart.
+    if (abandoned) return;
+
+    const number = delivery.attempts + 1;
+    const nowMs = clock();
+    const now = isoTime(nowMs);
+    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    let status: DeliveryStatus = "delivered";
+    let nextAttemptAt = nowMs;
+    if (!ok) {
+      const scheduled = retryDelayMs(number, tuning.retrySchedule, random);
+      // The receiver's Retry-After replaces the schedule's interval (not the count: the attempt counts).
+      const asked = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.retryAfter, nowMs) : null;
+      if (scheduled === null) status = "failed";
+      else {
+        status = "pending";
+        nextAttemptAt = nowMs + (asked ?? scheduled);
+      }
+    }
+    const gone = answer.status === 410;
+    db.transaction(() => {
+      const recorded = finishAttempt(db, {
+        id: delivery.id,
+        attemptsBefore: delivery.attempts,
+        status,
+        nextAttemptAt,
+        lastStatus: answer.status,
+        lastError: answer.error,
+        now,
+      });
+      if (recorded && gone) setWebhookEnabled(db, delivery.webhookId, false, `receiver answered 410 Gone at ${now}`);
+    }).immediate();
+
+    logger.log(ok ? "info" : "warn", "webhook attempt", {
+      deliveryId: delivery.id,
+      webhookId: delivery.webhookId,
+      event: delivery.event,
+      attempt: number,
+      status: answer.status,
+      error: answer.error,
+      ms: Math.round(performance.now() - started),
+      result: status === "pending" ? "retry" : status,
+      ...(status === "pending" ? { nextAttemptAt: isoTime(nextAttemptAt) } : {}),
+    });
+    if (gone) logger.log("warn", "webhook disabled", { webhookId: delivery.webhookId, reason: "receiver answered 410 Gone" });
+  }
+
+  wake();
+
+  return {
+    wake,
+    async stop() {
+      stopping = true;
+      clearTimeout(timer);
+      if (inFlight.size > 0) {
+        let grace: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          Promise.all([...inFlight.values()].map((f) => f.done)),
+          new Promise<void>((resolve) => (grace = setTimeout(resolve, tuning.stopGraceMs))),
+        ]);
+        clearTimeout(grace);
+      }
+      abandoned = true;
+      for (const [deliveryId, f] of inFlight) {
+        logger.log("warn", "webhook attempt abandoned at shutdown", { deliveryId, webhookId: f.webhookId, event: f.event, attempt: f.attempt });
+        f.controller.abort();
+      }
+    },
+  };
+}
