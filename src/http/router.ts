@@ -14,8 +14,15 @@ export interface RequestContext {
   query: URLSearchParams;
   db: Database;
   clock: Clock;
-  /** Called after a transaction that wrote events commits, so the delivery loop wakes at once. */
-  notifyCommit(): void;
+  /** The request's time, as the ISO 8601 `timestamp` of the envelope. */
+  timestamp: string;
+  /**
+   * Run a write in the shared group commit (src/store/write-queue.ts); resolves once it is durable.
+   * The work must be synchronous database work only.
+   */
+  write<T>(work: () => T): Promise<T>;
+  /** A serialized value derived from the data, kept while the data is unchanged (src/http/read-cache.ts). */
+  cached(key: string, build: () => string): string;
 }
 
 export type Handler = (ctx: RequestContext) => Response | Promise<Response>;

@@ -1,9 +1,12 @@
 import type { Database } from "bun:sqlite";
 import type { Server } from "bun";
-import { systemClock, type Clock } from "../domain/time.ts";
+import { isoTime, systemClock, type Clock } from "../domain/time.ts";
 import type { Logger } from "../log.ts";
 import type { KeyAuth } from "../store/keys.ts";
+import { DataVersion } from "../store/data-version.ts";
+import { WriteQueue } from "../store/write-queue.ts";
 import { authenticate } from "./auth.ts";
+import { ReadCache } from "./read-cache.ts";
 import { errorBody, jsonResponse } from "./envelope.ts";
 import { HttpError, toHttpError } from "./errors.ts";
 import { Router, type Route } from "./router.ts";
@@ -20,6 +23,7 @@ export interface HttpServerOptions {
   port: number;
   clock?: Clock;
   tls?: { cert: string; key: string };
+  /** Called after every commit of the write queue (the delivery loop wakes at once). */
   notifyCommit?: () => void;
 }
 
@@ -36,7 +40,13 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   const { db, logger } = options;
   const clock = options.clock ?? systemClock;
   const router = new Router(options.routes);
-  const notifyCommit = options.notifyCommit ?? (() => {});
+  const version = new DataVersion(db);
+  const writes = new WriteQueue(db, () => {
+    version.touch();
+    options.notifyCommit?.();
+  });
+  const keys = new ReadCache<KeyAuth>();
+  const bodies = new ReadCache<string>();
 
   interface Caller {
     key: KeyAuth | null;
@@ -49,9 +59,10 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       return new Response("ok", { headers: { "Content-Type": "text/plain" } });
     }
     if (path !== "/v1" && !path.startsWith("/v1/")) throw new HttpError(404, "Not found");
-    const key = authenticate(db, req.headers.get("x-api-key"));
-    caller.key = key;
     const now = clock();
+    const generation = version.current();
+    const key = authenticate(db, req.headers.get("x-api-key"), keys, generation);
+    caller.key = key;
     const decision = options.limiter.check(key.id, key.rateLimit);
     caller.limitHeaders = rateLimitHeaders(decision, now);
     if (!decision.allowed) {
@@ -65,7 +76,17 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     if ((req.method === "POST" || req.method === "PUT") && !key.canWrite) {
       throw new HttpError(403, "Write permission required");
     }
-    return match.handler({ req, key, params: match.params, query: new URLSearchParams(query), db, clock, notifyCommit });
+    return match.handler({
+      req,
+      key,
+      params: match.params,
+      query: new URLSearchParams(query),
+      db,
+      clock,
+      timestamp: isoTime(now),
+      write: (work) => writes.run(work),
+      cached: (k, build) => bodies.get(generation, k, build),
+    });
   }
 
   return Bun.serve({

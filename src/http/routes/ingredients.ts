@@ -1,41 +1,54 @@
-import { isoTime } from "../../domain/time.ts";
 import { createIngredientBody, ingredientQuery, updatePriceBody } from "../../schemas/ingredients.ts";
 import { parseInput } from "../../schemas/problem.ts";
 import { createIngredient, listIngredients, listPools, listPrices, requireIngredient, updatePrice } from "../../store/ingredients.ts";
 import { readJsonObject } from "../body.ts";
-import { jsonResponse, okBody } from "../envelope.ts";
+import { closeBody, jsonResponse, okBody, openBody } from "../envelope.ts";
 import type { Handler, RequestContext, Route } from "../router.ts";
 
 const filtersOf = (ctx: RequestContext) => parseInput(ingredientQuery, Object.fromEntries(ctx.query));
-const actorOf = (ctx: RequestContext) => ({ workspaceId: ctx.key.workspaceId, keyId: ctx.key.id, now: isoTime(ctx.clock()) });
+const actorOf = (ctx: RequestContext) => ({ workspaceId: ctx.key.workspaceId, keyId: ctx.key.id, now: ctx.timestamp });
+/** Cache key of a list: the workspace and the filters, which fully determine the body. */
+const listKey = (kind: string, ctx: RequestContext, f: { category?: string | undefined; inStock?: boolean | undefined }) =>
+  `${kind}\u0000${ctx.key.workspaceId}\u0000${f.category ?? ""}\u0000${f.inStock ?? ""}`;
 
 const list: Handler = (ctx) => {
-  const data = listIngredients(ctx.db, ctx.key.workspaceId, filtersOf(ctx));
-  return jsonResponse(200, okBody(data, { count: data.length, pools: listPools(ctx.db, ctx.key.workspaceId), timestamp: isoTime(ctx.clock()) }));
+  const filters = filtersOf(ctx);
+  const open = ctx.cached(listKey("ingredients", ctx, filters), () => {
+    const data = listIngredients(ctx.db, ctx.key.workspaceId, filters);
+    return openBody(data, { count: data.length, pools: listPools(ctx.db, ctx.key.workspaceId) });
+  });
+  return jsonResponse(200, closeBody(open, ctx.timestamp));
 };
 
-const detail: Handler = (ctx) =>
-  jsonResponse(200, okBody(requireIngredient(ctx.db, ctx.key.workspaceId, ctx.params[0]!), { timestamp: isoTime(ctx.clock()) }));
+const detail: Handler = (ctx) => {
+  const name = ctx.params[0]!;
+  const open = ctx.cached(`ingredient\u0000${ctx.key.workspaceId}\u0000${name}`, () => openBody(requireIngredient(ctx.db, ctx.key.workspaceId, name)));
+  return jsonResponse(200, closeBody(open, ctx.timestamp));
+};
 
 const create: Handler = async (ctx) => {
   const input = parseInput(createIngredientBody, await readJsonObject(ctx.req));
-  const created = createIngredient(ctx.db, actorOf(ctx), input);
-  ctx.notifyCommit();
+  const created = await ctx.write(() => createIngredient(ctx.db, actorOf(ctx), input));
   return jsonResponse(201, okBody(created), { Location: `/v1/ingredients/${encodeURIComponent(created.name)}` });
 };
 
 /** PUT /v1/ingredients/:name and PUT /v1/prices/:name are one operation (the spec says they behave identically). */
 const setPrice: Handler = async (ctx) => {
   const change = parseInput(updatePriceBody, await readJsonObject(ctx.req));
-  const updated = updatePrice(ctx.db, actorOf(ctx), ctx.params[0]!, change);
-  ctx.notifyCommit();
+  const updated = await ctx.write(() => updatePrice(ctx.db, actorOf(ctx), ctx.params[0]!, change));
   return jsonResponse(200, okBody(updated));
 };
 
 /** The price list has no `timestamp`: a quirk of the spec that integrators rely on. */
 const prices: Handler = (ctx) => {
-  const data = listPrices(ctx.db, ctx.key.workspaceId, filtersOf(ctx));
-  return jsonResponse(200, okBody(data, { count: data.length }));
+  const filters = filtersOf(ctx);
+  return jsonResponse(
+    200,
+    ctx.cached(listKey("prices", ctx, filters), () => {
+      const data = listPrices(ctx.db, ctx.key.workspaceId, filters);
+      return okBody(data, { count: data.length });
+    }),
+  );
 };
 
 export const ingredientRoutes: Route[] = [

@@ -1,0 +1,29 @@
+/** Entries beyond this are dropped wholesale: filters are caller-chosen, so the key space is unbounded. */
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Values derived from the data (serialized bodies, key lookups) kept for as long as the data generation
+ * holds (src/store/data-version.ts). A new generation empties the cache, so nothing stale is served
+ * after a write has been acknowledged, by this process or an admin command in another.
+ * @example const body = cache.get(gen, `prices:${workspaceId}`, () => JSON.stringify(listPrices(db, workspaceId)))
+ */
+export class ReadCache<V> {
+  private generation = -1;
+  private readonly entries = new Map<string, V>();
+
+  /** The value for `key` in this generation, built on a miss; a build that yields undefined is not kept. */
+  get<B extends V | undefined>(generation: number, key: string, build: () => B): B {
+    if (generation !== this.generation) {
+      this.entries.clear();
+      this.generation = generation;
+    }
+    let value = this.entries.get(key) as B | undefined;
+    if (value === undefined) {
+      value = build();
+      if (value === undefined) return value as B;
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(key, value);
+    }
+    return value as B;
+  }
+}

@@ -1,0 +1,72 @@
+import type { Database } from "bun:sqlite";
+
+interface Pending {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** At most this many writes share one commit, so one slow batch cannot hold the write lock for long. */
+const MAX_BATCH = 256;
+
+/**
+ * Group commit. With `synchronous=FULL` every commit waits for an fsync, and bun:sqlite blocks the one
+ * JavaScript thread while it does. Writes queued in the same event-loop turn therefore share one
+ * IMMEDIATE transaction: each runs in its own savepoint (a failing write rolls back only itself), and
+ * every promise settles only after the shared COMMIT is durable — nothing is acknowledged before it.
+ * @example const detail = await writes.run(() => updatePrice(db, actor, "Maize", { price: 219 }))
+ */
+export class WriteQueue {
+  private queue: Pending[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly db: Database,
+    /** Called after each commit that ran at least one write (caches are refreshed, the delivery loop woken). */
+    private readonly afterCommit: () => void = () => {},
+  ) {}
+
+  /** Queue a write; it must only touch the database (no awaits), as it runs inside the shared transaction. */
+  run<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const batch = this.queue.splice(0, MAX_BATCH);
+    if (this.queue.length > 0) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      this.db
+        .transaction(() => {
+          for (const op of batch) {
+            try {
+              outcomes.push({ ok: true, value: this.db.transaction(op.work)() });
+            } catch (error) {
+              outcomes.push({ ok: false, value: error });
+            }
+          }
+        })
+        .immediate();
+    } catch (error) {
+      // The commit itself failed: nothing in the batch happened, and nobody is told otherwise.
+      for (const op of batch) op.reject(error);
+      return;
+    }
+    this.afterCommit();
+    batch.forEach((op, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) op.resolve(outcome.value);
+      else op.reject(outcome.value);
+    });
+  }
+}

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { openDatabase } from "../src/store/db.ts";
+import { insertIngredient, updatePrice } from "../src/store/ingredients.ts";
+import { startTestServer, type TestServer } from "./helpers/harness.ts";
+
+/** Bodies are kept serialized between writes; these tests prove no stale answer follows an acknowledged write. */
+let t: TestServer;
+let read: string;
+let write: string;
+beforeAll(async () => {
+  t = await startTestServer();
+  read = t.key();
+  write = t.key({ write: true });
+  for (const name of ["Maize", "Wheat", "Barley"]) expect((await t.request("POST", "/v1/ingredients", { key: write, body: { name, price: 100 } })).status).toBe(201);
+});
+afterAll(() => t.stop());
+
+const priceOf = async (path: string, name: string) => {
+  const body = await (await t.request("GET", path, { key: read })).json();
+  return Array.isArray(body.data) ? body.data.find((i: { name: string }) => i.name === name)?.price : body.data.price;
+};
+const views = ["/v1/ingredients", "/v1/prices", "/v1/ingredients/Maize", "/v1/ingredients?category=General", "/v1/prices?inStock=true"];
+
+describe("cached read bodies", () => {
+  test("a write through the API is visible in every view as soon as it is acknowledged", async () => {
+    for (let price = 101; price <= 110; price++) {
+      for (const v of views) await priceOf(v, "Maize"); // fill the cache
+      expect((await t.request("PUT", "/v1/prices/Maize", { key: write, body: { price } })).status).toBe(200);
+      for (const v of views) expect(await priceOf(v, "Maize")).toBe(price);
+    }
+  });
+
+  test("a write by another connection (as an admin command makes) is visible on the next request", async () => {
+    const other = openDatabase(t.dataPath, { create: false });
+    try {
+      for (let price = 201; price <= 205; price++) {
+        for (const v of views) await priceOf(v, "Maize");
+        updatePrice(other, { workspaceId: 1, keyId: null, now: new Date().toISOString() }, "Maize", { price });
+        for (const v of views) expect(await priceOf(v, "Maize")).toBe(price);
+      }
+      await priceOf("/v1/ingredients", "Maize");
+      other.transaction(() => insertIngredient(other, 1, { name: "Sorghum", category: "General", price: 90, inStock: true, nutrients: {} }, new Date().toISOString()))();
+      expect(await priceOf("/v1/ingredients", "Sorghum")).toBe(90);
+      expect((await t.request("GET", "/v1/ingredients/Sorghum", { key: read })).status).toBe(200);
+    } finally {
+      other.close();
+    }
+  });
+
+  test("timestamps stay per request while the body is cached", async () => {
+    const a = await (await t.request("GET", "/v1/ingredients", { key: read })).json();
+    await Bun.sleep(2);
+    const b = await (await t.request("GET", "/v1/ingredients", { key: read })).json();
+    expect(b.timestamp > a.timestamp).toBe(true);
+    expect(b.data).toEqual(a.data);
+  });
+
+  test("concurrent writes share commits, each acknowledged one is durable and has its one event", async () => {
+    const writes = Array.from({ length: 60 }, (_, i) => t.request("PUT", `/v1/prices/${["Maize", "Wheat", "Barley"][i % 3]}`, { key: write, body: { price: 1000 + i } }));
+    const bad = t.request("PUT", "/v1/prices/Nothing", { key: write, body: { price: 1 } });
+    const results = await Promise.all(writes);
+    expect(results.map((r) => r.status)).toEqual(Array(60).fill(200));
+    expect((await bad).status).toBe(404);
+    const db = openDatabase(t.dataPath, { create: false });
+    try {
+      const events = db.query("SELECT payload FROM events WHERE type = 'price.updated'").all() as { payload: string }[];
+      const newPrices = events.map((e) => JSON.parse(e.payload).new_price).filter((p: number) => p >= 1000);
+      expect(newPrices.sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => 1000 + i));
+    } finally {
+      db.close();
+    }
+    expect(await priceOf("/v1/prices", "Barley")).toBe(1059);
+  });
+});
