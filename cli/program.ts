@@ -1,5 +1,10 @@
 import { Command, CommanderError } from "commander";
 import { registerBackup } from "./backup.ts";
+import { registerDemo } from "./demo.ts";
+import { registerExport } from "./export.ts";
+import { registerFormula } from "./formula.ts";
+import { registerImport } from "./import.ts";
+import { registerIngredient } from "./ingredient.ts";
 import { registerKey } from "./key.ts";
 import { registerOpenApi } from "./openapi.ts";
 import { registerReceive } from "./receive.ts";
@@ -23,6 +28,11 @@ export function buildProgram(): Command {
   registerWorkspace(program);
   registerKey(program);
   registerWebhook(program);
+  registerDemo(program);
+  registerImport(program);
+  registerExport(program);
+  registerIngredient(program);
+  registerFormula(program);
   registerBackup(program);
   registerOpenApi(program);
   registerReceive(program);

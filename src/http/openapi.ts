@@ -2,6 +2,7 @@ import { z } from "zod";
 import { VERSION } from "../version.ts";
 import { createIngredientBody, updatePriceBody } from "../schemas/ingredients.ts";
 import * as R from "../schemas/responses.ts";
+import * as F from "../schemas/formulas.ts";
 
 type Method = "get" | "post" | "put";
 
@@ -88,6 +89,26 @@ export const OPERATIONS: Operation[] = [
     body: updatePriceBody,
     ok: { status: 200, description: "Updated", schema: R.ingredientWritten },
     errors: [400, 401, 403, 404, 413],
+  },
+  {
+    method: "get",
+    path: "/v1/formulas",
+    summary: "List saved formulas (summaries)",
+    description: "Newest first (`createdAt` descending, then `id` by bytes). Read-only: formulas enter through `feedbase import formulas`. No pagination.",
+    query: {
+      species: { description: "Only this species (exact, case-sensitive).", schema: z.string() },
+      subcategory: { description: "Only this subcategory (exact, case-sensitive).", schema: z.string() },
+    },
+    ok: { status: 200, description: "The formula list", schema: F.formulaList },
+    errors: [401],
+  },
+  {
+    method: "get",
+    path: "/v1/formulas/:id",
+    summary: "One formula: composition, achieved nutrients and constraints",
+    description: "Amounts in kg (3 decimals), prices per ton, costs (2 decimals), `totalCost` from the unrounded costs, achieved nutrients (4 decimals); all frozen at import.",
+    ok: { status: 200, description: "The formula", schema: F.formulaRead },
+    errors: [401, 404],
   },
   {
     method: "get",

@@ -8,8 +8,11 @@ export const PRICE_MAX = 1e9;
 export const NUTRIENT_VALUE_LIMIT = 1e9;
 export const NUTRIENTS_MAX = 500;
 
-/** A text field: trimmed, within a length in characters, no control characters. */
-function text(field: string, max: number) {
+/**
+ * A text field: trimmed, within a length in characters, no control characters.
+ * @example text("species", 100).parse("  Poultry ") // "Poultry"
+ */
+export function text(field: string, max: number) {
   return z
     .string()
     .transform((s) => s.trim())

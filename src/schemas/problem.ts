@@ -41,6 +41,19 @@ export function firstProblem(issues: readonly z.core.$ZodIssue[], input: unknown
   }
 }
 
+/**
+ * The first problem split into where it is and what it is, for inputs with many rows (import files):
+ * `where` is the path to the object holding the bad field, and the message names the field alone.
+ * @example locatedProblem(issues, formula) // { where: ["ingredients", 3], field: "percent", message: "percent must be a number <= 100" }
+ */
+export function locatedProblem(issues: readonly z.core.$ZodIssue[], input: unknown): { where: PropertyKey[]; field: PropertyKey | undefined; message: string } {
+  const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0]!;
+  const last = issue.path[issue.path.length - 1];
+  const where = issue.code !== "unrecognized_keys" && typeof last === "string" ? issue.path.slice(0, -1) : [...issue.path];
+  const local = { ...issue, path: issue.path.slice(where.length) } as z.core.$ZodIssue;
+  return { where, field: local.path[0], message: firstProblem([local], valueAt(input, where)) };
+}
+
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
   for (const part of path) {

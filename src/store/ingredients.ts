@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import type { CreateIngredient } from "../schemas/ingredients.ts";
 import { recordEvent } from "./events.ts";
+import { formulasUsing } from "./formulas.ts";
 
 /** The list view: nutrients is the number of nutrients (the spec's list item). */
 export interface IngredientListItem {
@@ -153,5 +154,28 @@ export function updatePrice(db: Database, actor: Actor, name: string, change: { 
       });
     }
     return requireIngredient(db, actor.workspaceId, name);
+  }).immediate();
+}
+
+/** Every ingredient in full, in list order (the export). @example listIngredientDetails(db, 1)[0].nutrients */
+export function listIngredientDetails(db: Database, workspaceId: number): IngredientDetail[] {
+  return (db.query(`${DETAIL} WHERE workspace_id = ? ${ORDER}`).all(workspaceId) as DetailRow[]).map(toDetail);
+}
+
+/**
+ * Delete an ingredient (admin clean-up; no event, the API has no delete). Refused while a saved
+ * formula uses it, naming the formulas, since their figures would then point at nothing.
+ * @example deleteIngredient(db, 1, "Maize") // ConflictError("Ingredient Maize is used by 2 formulas: broiler-starter, layer-phase-1 ...")
+ */
+export function deleteIngredient(db: Database, workspaceId: number, name: string): void {
+  db.transaction(() => {
+    requireIngredient(db, workspaceId, name);
+    const users = formulasUsing(db, workspaceId, name);
+    if (users.length > 0) {
+      throw new ConflictError(
+        `Ingredient ${name} is used by ${users.length} formula${users.length === 1 ? "" : "s"}: ${users.join(", ")} (delete or re-import them first)`,
+      );
+    }
+    db.query("DELETE FROM ingredients WHERE workspace_id = ? AND name = ?").run(workspaceId, name);
   }).immediate();
 }

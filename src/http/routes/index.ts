@@ -1,5 +1,6 @@
 import type { Route } from "../router.ts";
 import { healthRoutes } from "./health.ts";
+import { formulaRoutes } from "./formulas.ts";
 import { ingredientRoutes } from "./ingredients.ts";
 import { openApiRoutes } from "./openapi.ts";
 
@@ -7,5 +8,6 @@ import { openApiRoutes } from "./openapi.ts";
 export const routes: Route[] = [
   ...healthRoutes,
   ...ingredientRoutes,
+  ...formulaRoutes,
   ...openApiRoutes,
 ];

@@ -1,0 +1,109 @@
+import type { Command } from "commander";
+import { readFileSync } from "node:fs";
+import { extname } from "node:path";
+import { checkConstraints } from "../src/domain/formula-math.ts";
+import { readFormulaFile } from "../src/domain/formula-file.ts";
+import type { FileFormat } from "../src/domain/ingredient-file.ts";
+import { isoTime } from "../src/domain/time.ts";
+import { importFormulas, importIngredients } from "../src/store/imports.ts";
+import { requireWorkspace } from "../src/store/workspaces.ts";
+import { CliFailure, dataOption, openExisting, printRows, run, withExamples } from "./common.ts";
+
+/**
+ * A file as UTF-8 text. Strict decoding: a spreadsheet's legacy encoding would otherwise turn "Maïs"
+ * into "Ma�s" without a word.
+ */
+function readText(file: string): string {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new CliFailure(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new CliFailure(`${file} is not UTF-8 text (save it as "CSV UTF-8" or JSON)`);
+  }
+}
+
+/** By extension; otherwise a file that starts with `[` is JSON and anything else CSV. */
+function formatOf(file: string, text: string): FileFormat {
+  const ext = extname(file).toLowerCase();
+  if (ext === ".csv" || ext === ".json") return ext.slice(1) as FileFormat;
+  return text.trimStart().startsWith("[") ? "json" : "csv";
+}
+
+/** Every import failure ends with the same reassurance: all or nothing. */
+function nothingImported(file: string, error: unknown): never {
+  if (error instanceof Error && !(error instanceof CliFailure)) error.message = `${file}: ${error.message}; nothing was imported`;
+  throw error;
+}
+
+/** `feedbase import ingredients|formulas`: validate the whole file, then write it in one short transaction. */
+export function registerImport(program: Command): void {
+  const group = program.command("import").description("import ingredients (CSV or JSON) or formulas (JSON): all or nothing, no webhook events");
+
+  withExamples(
+    group
+      .command("ingredients <file>")
+      .description("import ingredients from CSV (header name,category,price,inStock,<nutrient key>...) or JSON (the export's format)")
+      .option("--workspace <slug>", "workspace to import into", "default")
+      .option("--update", "replace category, price, inStock and all nutrients of names that already exist (no price.updated events)")
+      .addOption(dataOption())
+      .action(
+        run((file: string, opts: { workspace: string; update?: boolean; data: string }) => {
+          const text = readText(file);
+          const db = openExisting(opts.data);
+          const ws = requireWorkspace(db, opts.workspace);
+          let result;
+          try {
+            result = importIngredients(db, ws.id, text, formatOf(file, text), {
+              update: opts.update === true,
+              now: isoTime(Date.now()),
+              onProgress: (checked, total) => process.stderr.write(`progress: checked ${checked.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows\n`),
+            });
+          } catch (error) {
+            nothingImported(file, error);
+          }
+          const total = result.added + result.updated;
+          process.stdout.write(`Imported ${total} ingredient${total === 1 ? "" : "s"} into workspace ${ws.slug} (${result.added} new, ${result.updated} updated)\n`);
+        }),
+      ),
+    [
+      "feedbase import ingredients prices.csv",
+      "feedbase import ingredients ingredients.json --workspace north-mill --update",
+      "printf 'name,category,price,inStock,CP\\nMaize,Cereals,228,yes,8.5\\n' > maize.csv && feedbase import ingredients maize.csv",
+    ],
+  );
+
+  withExamples(
+    group
+      .command("formulas <file>")
+      .description("import formulas from JSON; prices and nutrients come from the ingredient database unless the file gives them")
+      .option("--workspace <slug>", "workspace to import into", "default")
+      .option("--replace", "overwrite formulas whose id already exists")
+      .addOption(dataOption())
+      .action(
+        run((file: string, opts: { workspace: string; replace?: boolean; data: string }) => {
+          const text = readText(file);
+          const db = openExisting(opts.data);
+          const ws = requireWorkspace(db, opts.workspace);
+          let saved;
+          try {
+            saved = importFormulas(db, ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()) });
+          } catch (error) {
+            nothingImported(file, error);
+          }
+          process.stdout.write(`Imported ${saved.length} formula${saved.length === 1 ? "" : "s"} into workspace ${ws.slug}\n`);
+          printRows(saved, [["ID", (f) => f.id], ["NAME", (f) => f.name], ["TOTAL COST", (f) => f.totalCost.toFixed(2)]], false);
+          // Not a rejection: a saved formula is the formulator's record, but the admin should know.
+          for (const f of saved) {
+            const missed = checkConstraints(f).map((v) => `${v.target} ${v.value} ${v.bound === "min" ? "<" : ">"} ${v.bound} ${v.limit}`);
+            if (missed.length > 0) process.stderr.write(`warning: ${f.id} does not meet its constraints: ${missed.join(", ")}\n`);
+          }
+        }),
+      ),
+    ["feedbase import formulas formulas.json", "feedbase import formulas corrected.json --replace --workspace north-mill"],
+  );
+}

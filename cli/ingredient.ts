@@ -1,0 +1,26 @@
+import type { Command } from "commander";
+import { deleteIngredient } from "../src/store/ingredients.ts";
+import { requireWorkspace } from "../src/store/workspaces.ts";
+import { dataOption, openExisting, run, withExamples } from "./common.ts";
+
+/** `feedbase ingredient delete`: admin clean-up (the API has no delete). */
+export function registerIngredient(program: Command): void {
+  const group = program.command("ingredient").description("ingredient clean-up (create and price changes go through the API or import)");
+
+  withExamples(
+    group
+      .command("delete <name>")
+      .description("delete an ingredient; refused while a saved formula uses it (the formulas are named)")
+      .option("--workspace <slug>", "workspace holding the ingredient", "default")
+      .addOption(dataOption())
+      .action(
+        run((name: string, opts: { workspace: string; data: string }) => {
+          const db = openExisting(opts.data);
+          const ws = requireWorkspace(db, opts.workspace);
+          deleteIngredient(db, ws.id, name);
+          process.stdout.write(`Deleted ingredient ${name} from workspace ${ws.slug}\n`);
+        }),
+      ),
+    ["feedbase ingredient delete 'Meat and bone meal 50%'", "feedbase ingredient delete Maize --workspace north-mill"],
+  );
+}

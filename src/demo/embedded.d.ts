@@ -1,0 +1,5 @@
+// CSV files imported `with { type: "text" }` are their text; `bun build --compile` embeds them.
+declare module "*.csv" {
+  const text: string;
+  export default text;
+}

@@ -1,0 +1,163 @@
+/**
+ * Ingredient import and export files (DESIGN 1 and 9): CSV with the header
+ * `name,category,price,inStock,<nutrient key>...`, or JSON as one array of detail-shaped objects.
+ * Reading validates every row with the API's own schema and stops at the first bad row, named by
+ * line (CSV, header = line 1) or item (JSON); nothing here touches the database.
+ */
+import { ingredientFileItem } from "../schemas/ingredient-file.ts";
+import { createIngredientBody, nutrients, type CreateIngredient } from "../schemas/ingredients.ts";
+import { firstProblem, locatedProblem } from "../schemas/problem.ts";
+import { csvLine, parseCsv } from "./csv.ts";
+import { ValidationError } from "./errors.ts";
+import { readableJson } from "./json-text.ts";
+import type { IngredientDetail } from "../store/ingredients.ts";
+
+export type FileFormat = "csv" | "json";
+
+/** A validated row, ready to write. `where` names it in messages ("line 7", "item 3"). */
+export interface IngredientRow {
+  input: CreateIngredient;
+  createdAt: string | null;
+  updatedAt: string | null;
+  where: string;
+}
+
+/** Files over this many rows report progress, once per this many rows checked. */
+export const PROGRESS_EVERY = 10_000;
+
+export interface ReadOptions {
+  /** True when the workspace already holds the name and the import may not replace it (no `--update`). */
+  taken(name: string): boolean;
+  onProgress?(checked: number, total: number): void;
+}
+
+/** The columns before the nutrients, in the order DESIGN fixes. */
+const FIXED = ["name", "category", "price", "inStock"] as const;
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const BOOLEAN: Record<string, boolean> = { true: true, false: false, yes: true, no: false, "1": true, "0": false };
+
+/**
+ * Read and validate a whole ingredient file; throws a ValidationError naming the first bad row.
+ * @example readIngredientFile("name,category,price,inStock,CP\nMaize,Cereals,228,yes,8.5\n", "csv", { taken: () => false })
+ * // [{ input: { name: "Maize", category: "Cereals", price: 228, inStock: true, nutrients: { CP: 8.5 } }, createdAt: null, updatedAt: null, where: "line 2" }]
+ */
+export function readIngredientFile(text: string, format: FileFormat, options: ReadOptions): IngredientRow[] {
+  const rows = format === "csv" ? readCsvRows(text, options) : readJsonRows(text, options);
+  if (rows.length === 0) throw new ValidationError("the file holds no ingredients");
+  return rows;
+}
+
+function readCsvRows(text: string, options: ReadOptions): IngredientRow[] {
+  const [header, ...records] = parseCsv(text);
+  if (!header) return [];
+  const keys = nutrientColumns(header.cells);
+  const width = header.cells.length;
+  const checker = rowChecker(records.length, options);
+  return records.map(({ line, cells }) => {
+    if (cells.length !== width) throw new ValidationError(`line ${line}: ${cells.length} fields, the header has ${width}`);
+    const cell = (i: number) => cells[i]!.trim();
+    const candidate: Record<string, unknown> = {};
+    if (cells[0] !== "") candidate.name = cells[0];
+    if (cell(1) !== "") candidate.category = cells[1];
+    if (cell(2) !== "") candidate.price = numberOrText(cell(2));
+    if (cell(3) !== "") {
+      const stock = BOOLEAN[cell(3).toLowerCase()];
+      if (stock === undefined) throw new ValidationError(`line ${line}, column 4 (inStock): inStock must be true, false, yes, no, 1 or 0`);
+      candidate.inStock = stock;
+    }
+    // fromEntries, not assignment: a column may be called "__proto__" and must stay a nutrient key.
+    candidate.nutrients = Object.fromEntries(keys.flatMap((key, k) => (cell(FIXED.length + k) === "" ? [] : [[key, numberOrText(cell(FIXED.length + k))]])));
+
+    const result = createIngredientBody.safeParse(candidate);
+    if (!result.success) {
+      const { where, field, message } = locatedProblem(result.error.issues, candidate);
+      const column =
+        where.length === 0 ? FIXED.indexOf(field as (typeof FIXED)[number]) : where[0] === "nutrients" ? FIXED.length + keys.indexOf(field as string) : -1;
+      const at = column >= 0 ? `, column ${column + 1} (${header.cells[column]})` : "";
+      throw new ValidationError(`line ${line}${at}: ${message}`);
+    }
+    return checker({ input: result.data, createdAt: null, updatedAt: null, where: `line ${line}` });
+  });
+}
+
+/** The nutrient keys of a header, checked with the API's key rule; a repeated column is refused. */
+function nutrientColumns(header: readonly string[]): string[] {
+  if (FIXED.some((name, i) => header[i] !== name)) {
+    throw new ValidationError(`line 1: the header must begin with ${FIXED.join(",")} (found ${csvLine(header.slice(0, FIXED.length))})`);
+  }
+  const keys = header.slice(FIXED.length);
+  const seen = new Set<string>();
+  keys.forEach((key, k) => {
+    const at = `line 1, column ${FIXED.length + k + 1}`;
+    if (seen.has(key)) throw new ValidationError(`${at} (${key}): repeated column`);
+    const check = nutrients.safeParse(Object.fromEntries([[key, 0]]));
+    if (!check.success) throw new ValidationError(`${at}: ${check.error.issues[0]!.message}`);
+    seen.add(key);
+  });
+  return keys;
+}
+
+/** A strict decimal becomes a number; anything else stays text so the schema says "must be a number". */
+const numberOrText = (cell: string): number | string => (NUMBER.test(cell) ? Number(cell) : cell);
+
+function readJsonRows(text: string, options: ReadOptions): IngredientRow[] {
+  let items: unknown;
+  try {
+    items = JSON.parse(text);
+  } catch (error) {
+    throw new ValidationError(`the file is not valid JSON (${(error as Error).message})`);
+  }
+  if (!Array.isArray(items)) throw new ValidationError("an ingredients JSON file is one array of ingredient objects");
+  const checker = rowChecker(items.length, options);
+  return items.map((item: unknown, i) => {
+    const result = ingredientFileItem.safeParse(item);
+    const name = (item as { name?: unknown } | null)?.name;
+    const where = `item ${i + 1}`;
+    if (!result.success) {
+      throw new ValidationError(`${where}${typeof name === "string" ? ` (${name})` : ""}: ${firstProblem(result.error.issues, item)}`);
+    }
+    const { createdAt, updatedAt, ...input } = result.data;
+    return checker({ input, createdAt: createdAt ?? null, updatedAt: updatedAt ?? null, where });
+  });
+}
+
+/** The checks that span rows: a name twice in the file, a name the workspace holds, and progress. */
+function rowChecker(total: number, options: ReadOptions): (row: IngredientRow) => IngredientRow {
+  const seen = new Map<string, string>();
+  let checked = 0;
+  return (row) => {
+    const { name } = row.input;
+    const first = seen.get(name);
+    if (first !== undefined) throw new ValidationError(`${row.where}: ${name} is already on ${first}`);
+    if (options.taken(name)) throw new ValidationError(`${row.where}: Ingredient already exists: ${name} (use --update to replace it)`);
+    seen.set(name, row.where);
+    checked++;
+    if (options.onProgress && total > PROGRESS_EVERY && (checked % PROGRESS_EVERY === 0 || checked === total)) options.onProgress(checked, total);
+    return row;
+  };
+}
+
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * The CSV export: the fixed columns, then every nutrient key of the file sorted by bytes; an empty
+ * cell where an ingredient lacks the nutrient.
+ * @example ingredientsToCsv([maize]) // "name,category,price,inStock,CP\nMaize,Cereals,228,true,8.5\n"
+ */
+export function ingredientsToCsv(ingredients: readonly IngredientDetail[]): string {
+  const keys = [...new Set(ingredients.flatMap((i) => Object.keys(i.nutrients)))].sort(byBytes);
+  const lines = [csvLine([...FIXED, ...keys])];
+  for (const i of ingredients) {
+    const values = keys.map((k) => (Object.hasOwn(i.nutrients, k) ? String(i.nutrients[k]) : ""));
+    lines.push(csvLine([i.name, i.category, String(i.price), String(i.inStock), ...values]));
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * The JSON export: one array of details, timestamps included, nutrients in their stored order.
+ * @example ingredientsToJson([maize]) // '[\n  {\n    "name": "Maize",\n ...\n    "nutrients": {"CP": 8.5},\n ...'
+ */
+export function ingredientsToJson(ingredients: readonly IngredientDetail[]): string {
+  return readableJson(ingredients);
+}

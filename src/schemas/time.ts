@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A calendar-valid date and time: `Date.parse` would quietly turn February 30 into March 2. */
+function isRealDateTime(value: string): boolean {
+  const m = ISO_DATE_TIME.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour < 24 && minute < 60 && second < 60;
+}
+
+/**
+ * An ISO 8601 date-time with a time zone, stored as UTC with milliseconds (DESIGN 9).
+ * @example isoDateTime("createdAt").parse("2026-01-08T09:45:00+02:00") // "2026-01-08T07:45:00.000Z"
+ */
+export function isoDateTime(field: string) {
+  return z
+    .string()
+    .refine(isRealDateTime, `${field} must be an ISO 8601 date-time with a time zone, such as 2026-01-08T07:45:00.000Z`)
+    .transform((s) => new Date(s).toISOString())
+    .meta({ description: "ISO 8601 UTC date-time with milliseconds.", example: "2026-01-08T07:45:00.000Z" });
+}
