@@ -246,7 +246,7 @@ export function registerWebhook(program: Command): void {
       .addOption(dataOption())
       .action(
         run((ids: string[], opts: { failed?: boolean; webhook?: string; data: string }) => {
-          if (opts.failed === (ids.length > 0)) throw new UsageError("give delivery ids or --failed (one of the two)");
+          if (Boolean(opts.failed) === ids.length > 0) throw new UsageError("give delivery ids or --failed (one of the two)");
           if (opts.webhook !== undefined && !opts.failed) throw new UsageError("--webhook goes with --failed");
           const db = openExisting(opts.data);
           const nowMs = Date.now();

@@ -1,0 +1,81 @@
+import { describe, expect, test } from "bun:test";
+import { isoTime } from "../src/domain/time.ts";
+import { openDatabase } from "../src/store/db.ts";
+import { listDeliveries } from "../src/store/deliveries.ts";
+import { createKey } from "../src/store/keys.ts";
+import { createWebhook } from "../src/store/webhooks.ts";
+import { generateSecret } from "../src/webhooks/sign.ts";
+import { eventually, spawnServe, tempDir } from "./helpers/harness.ts";
+import { gate, startRecorder } from "./helpers/webhooks.ts";
+
+const INGREDIENTS = ["Maize", "Wheat", "Barley", "Sorghum", "Soybean meal 48%", "Canola meal", "Fish meal", "Limestone"];
+const WORKERS = 4;
+const KILL_AFTER_ACKS = 60;
+const ANSWERED_BEFORE_HOLD = 20;
+
+describe("webhook delivery survives SIGKILL", () => {
+  test("every acknowledged price change reaches the receiver at least once after a kill -9 and a restart", async () => {
+    const tmp = tempDir();
+    // The receiver acknowledges the first deliveries, then holds its answers until the kill: when it
+    // lands, some deliveries are done, some in flight and the rest pending.
+    const hold = gate();
+    const receiver = startRecorder(async (_, index) => {
+      if (index >= ANSWERED_BEFORE_HOLD) await hold.wait;
+      return new Response(null, { status: 204 });
+    });
+    const env = { FEEDBASE_RETRY_SCHEDULE: "0.05,0.1,0.2,0.5,1" };
+    let serve = await spawnServe(tmp.dataPath, { env });
+    try {
+      const db = openDatabase(tmp.dataPath, { create: false });
+      const { key } = createKey(db, { workspaceId: 1, write: true, rateLimit: 1_000_000, label: null, now: isoTime(Date.now()) });
+      createWebhook(db, { workspaceId: 1, url: receiver.url, secret: generateSecret(), events: ["price.updated"], now: isoTime(Date.now()) });
+      const base = serve.url;
+      const call = (method: string, path: string, body: unknown) =>
+        fetch(base + path, { method, headers: { "X-API-Key": key }, body: JSON.stringify(body) });
+      for (const name of INGREDIENTS) expect((await call("POST", "/v1/ingredients", { name, price: 100 })).status).toBe(201);
+
+      // Each worker owns two ingredients and raises their prices until the server dies under it.
+      const acknowledged: string[] = [];
+      const worker = async (w: number) => {
+        for (let price = 101; ; price++) {
+          const name = INGREDIENTS[(w * 2 + (price % 2)) % INGREDIENTS.length]!;
+          try {
+            const res = await call("PUT", `/v1/prices/${encodeURIComponent(name)}`, { price });
+            if (res.status !== 200) throw new Error(`PUT answered ${res.status}`);
+            acknowledged.push(`${name}@${price}`);
+          } catch {
+            return; // the connection died with the server: this change was never acknowledged
+          }
+        }
+      };
+      const workers = Array.from({ length: WORKERS }, (_, w) => worker(w));
+      await eventually(() => acknowledged.length >= KILL_AFTER_ACKS && receiver.open() === 4, 15_000);
+      expect(await serve.stop("SIGKILL")).not.toBe(0);
+      hold.open();
+      await Promise.all(workers);
+      const ackedAtKill = acknowledged.length;
+      // 20 answered and 4 in flight (the per-webhook limit); the rest of the acknowledged changes still pending.
+      const beforeRestart = receiver.requests.length;
+      expect(beforeRestart).toBe(ANSWERED_BEFORE_HOLD + 4);
+      expect(ackedAtKill).toBeGreaterThan(beforeRestart);
+      const inFlightAtKill = receiver.requests.slice(ANSWERED_BEFORE_HOLD).map((r) => r.headers["webhook-id"]);
+
+      serve = await spawnServe(tmp.dataPath, { env });
+      const arrived = () => new Set(receiver.requests.map((r) => `${r.json.ingredient}@${r.json.new_price}`));
+      await eventually(() => acknowledged.every((change) => arrived().has(change)), 15_000);
+      expect(acknowledged.length).toBe(ackedAtKill);
+      // The attempts cut off by the kill were sent again, with the same delivery ids.
+      const resent = new Set(receiver.requests.slice(beforeRestart).map((r) => r.headers["webhook-id"]));
+      for (const id of inFlightAtKill) expect(resent.has(id)).toBe(true);
+      await eventually(() => listDeliveries(db, { status: "pending", limit: 1 }).length === 0, 15_000);
+      expect(listDeliveries(db, { status: "failed", limit: 1 })).toEqual([]);
+      db.close();
+      expect(await serve.stop("SIGTERM")).toBe(0);
+    } finally {
+      hold.open();
+      serve.proc.kill("SIGKILL");
+      await receiver.stop();
+      tmp.cleanup();
+    }
+  }, 60_000);
+});
