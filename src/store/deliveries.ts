@@ -38,15 +38,17 @@ export function fanOut(db: Database, event: CommittedEvent): number {
 }
 
 /**
- * Enabled webhooks that have at least one pending delivery due at `nowMs`.
+ * Enabled webhooks that have at least one pending delivery due at `nowMs`: one index probe per
+ * webhook, whatever the backlog.
  * @example webhooksWithDueDeliveries(db, Date.now()) // ["wh_Zp8c1LmQ04sA"]
  */
 export function webhooksWithDueDeliveries(db: Database, nowMs: number): string[] {
   return (
     db
       .query(
-        `SELECT DISTINCT d.webhook_id AS id FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.enabled = 1`,
+        `SELECT w.id FROM webhooks w
+         WHERE w.enabled = 1
+           AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ?)`,
       )
       .all(nowMs) as { id: string }[]
   ).map((r) => r.id);
@@ -66,20 +68,21 @@ export interface DueDelivery {
 }
 
 /**
- * A webhook's due deliveries, oldest event first, leaving out any that waits behind an earlier
- * pending event for the same ingredient (DESIGN 6: per webhook and ingredient, in order).
+ * A webhook's due deliveries, longest due first, leaving out any that waits behind an earlier
+ * pending event for the same ingredient (DESIGN 6: per webhook and ingredient, in order). Walks the
+ * due index in order and stops at `limit`, so a backlog does not make each look slower.
  * @example dueDeliveries(db, "wh_Zp8c1LmQ04sA", Date.now(), 8)
  */
 export function dueDeliveries(db: Database, webhookId: string, nowMs: number, limit: number): DueDelivery[] {
   return db
     .query(
       `SELECT d.id, d.webhook_id AS webhookId, w.url, w.secret, e.type AS event, e.payload, d.attempts
-       FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
+       FROM deliveries d INDEXED BY deliveries_due
+         JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
        WHERE d.webhook_id = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2 AND w.enabled = 1
-         AND NOT EXISTS (SELECT 1 FROM deliveries p
-                         WHERE p.webhook_id = d.webhook_id AND p.ingredient = d.ingredient
-                           AND p.status = 'pending' AND p.event_id < d.event_id)
-       ORDER BY d.event_id
+         AND d.event_id = (SELECT min(p.event_id) FROM deliveries p
+                           WHERE p.webhook_id = d.webhook_id AND p.ingredient = d.ingredient AND p.status = 'pending')
+       ORDER BY d.next_attempt_at
        LIMIT ?3`,
     )
     .all(webhookId, nowMs, limit) as DueDelivery[];
@@ -90,7 +93,7 @@ export function dueDeliveries(db: Database, webhookId: string, nowMs: number, li
  * @example nextDueAfter(db, Date.now()) // 1795269792000
  */
 export function nextDueAfter(db: Database, nowMs: number): number | null {
-  return (db.query("SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?").get(nowMs) as { at: number | null }).at;
+  return (db.query("SELECT min(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_next WHERE status = 'pending' AND next_attempt_at > ?").get(nowMs) as { at: number | null }).at;
 }
 
 /** The outcome of one attempt, as the loop writes it. */

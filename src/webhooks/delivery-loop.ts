@@ -15,6 +15,7 @@ import {
   nextDueAfter,
   pruneDelivered,
   webhooksWithDueDeliveries,
+  type AttemptOutcome,
   type DeliveryStatus,
   type DueDelivery,
 } from "../store/deliveries.ts";
@@ -75,6 +76,15 @@ interface InFlight {
   done: Promise<void>;
 }
 
+/** A finished attempt waiting for the next shared commit. */
+interface Finished {
+  outcome: AttemptOutcome;
+  /** Set when the receiver answered 410: the webhook to disable. */
+  disable: string | null;
+  written: (recorded: boolean) => void;
+  failed: (error: unknown) => void;
+}
+
 const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
@@ -109,6 +119,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   let scanQueued = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastPrune = -Infinity;
+  let finished: Finished[] = [];
 
   function wake(): void {
     if (stopping || scanQueued) return;
@@ -212,9 +223,46 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     }
   }
 
+  /**
+   * Outcomes finished in the same turn share one transaction: with synchronous=FULL each commit is an
+   * fsync that blocks the process, API writes included. The attempt keeps its slot until written, so
+   * no scan can take the delivery again before its outcome is stored.
+   */
+  function persist(outcome: AttemptOutcome, disable: string | null): Promise<boolean> {
+    return new Promise((written, failed) => {
+      finished.push({ outcome, disable, written, failed });
+      if (finished.length === 1) setImmediate(writeFinished);
+    });
+  }
+
+  function writeFinished(): void {
+    const batch = finished;
+    finished = [];
+    // Abandoned at shutdown: the database is about to close; these are sent again after the restart.
+    if (abandoned) {
+      for (const f of batch) f.written(false);
+      return;
+    }
+    try {
+      const recorded = db
+        .transaction(() =>
+          batch.map(({ outcome, disable }) => {
+            const recorded = finishAttempt(db, outcome);
+            if (recorded && disable !== null) setWebhookEnabled(db, disable, false, `receiver answered 410 Gone at ${outcome.now}`);
+            return recorded;
+          }),
+        )
+        .immediate();
+      batch.forEach((f, i) => f.written(recorded[i]!));
+    } catch (error) {
+      for (const f of batch) f.failed(error);
+    }
+  }
+
   async function attempt(delivery: DueDelivery, controller: AbortController): Promise<void> {
     const started = performance.now();
     const answer = await send(delivery, controller);
+    const ms = Math.round(performance.now() - started);
     // Left pending on purpose: the attempt is sent again after the restart.
     if (abandoned) return;
 
@@ -235,18 +283,9 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       }
     }
     const gone = answer.status === 410;
-    db.transaction(() => {
-      const recorded = finishAttempt(db, {
-        id: delivery.id,
-        attemptsBefore: delivery.attempts,
-        status,
-        nextAttemptAt,
-        lastStatus: answer.status,
-        lastError: answer.error,
-        now,
-      });
-      if (recorded && gone) setWebhookEnabled(db, delivery.webhookId, false, `receiver answered 410 Gone at ${now}`);
-    }).immediate();
+    const outcome = { id: delivery.id, attemptsBefore: delivery.attempts, status, nextAttemptAt, lastStatus: answer.status, lastError: answer.error, now };
+    const recorded = await persist(outcome, gone ? delivery.webhookId : null);
+    if (abandoned) return;
 
     logger.log(ok ? "info" : "warn", "webhook attempt", {
       deliveryId: delivery.id,
@@ -255,11 +294,11 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       attempt: number,
       status: answer.status,
       error: answer.error,
-      ms: Math.round(performance.now() - started),
+      ms,
       result: status === "pending" ? "retry" : status,
       ...(status === "pending" ? { nextAttemptAt: isoTime(nextAttemptAt) } : {}),
     });
-    if (gone) logger.log("warn", "webhook disabled", { webhookId: delivery.webhookId, reason: "receiver answered 410 Gone" });
+    if (gone && recorded) logger.log("warn", "webhook disabled", { webhookId: delivery.webhookId, reason: "receiver answered 410 Gone" });
   }
 
   wake();
