@@ -5,7 +5,7 @@ import { listDeliveries } from "../src/store/deliveries.ts";
 import { createKey } from "../src/store/keys.ts";
 import { createWebhook } from "../src/store/webhooks.ts";
 import { generateSecret } from "../src/webhooks/sign.ts";
-import { eventually, spawnServe, tempDir } from "./helpers/harness.ts";
+import { cli, eventually, spawnServe, tempDir } from "./helpers/harness.ts";
 import { gate, startRecorder } from "./helpers/webhooks.ts";
 
 const INGREDIENTS = ["Maize", "Wheat", "Barley", "Sorghum", "Soybean meal 48%", "Canola meal", "Fish meal", "Limestone"];
@@ -13,7 +13,7 @@ const WORKERS = 4;
 const KILL_AFTER_ACKS = 60;
 const ANSWERED_BEFORE_HOLD = 20;
 
-describe("webhook delivery survives SIGKILL", () => {
+describe("serve and webhook delivery: kill -9, SIGTERM, options", () => {
   test("every acknowledged price change reaches the receiver at least once after a kill -9 and a restart", async () => {
     const tmp = tempDir();
     // The receiver acknowledges the first deliveries, then holds its answers until the kill: when it
@@ -78,4 +78,44 @@ describe("webhook delivery survives SIGKILL", () => {
       tmp.cleanup();
     }
   }, 60_000);
+
+  test("on SIGTERM an attempt in flight may still finish; its outcome is recorded and serve exits 0", async () => {
+    const tmp = tempDir();
+    const hold = gate();
+    const receiver = startRecorder(async () => {
+      await hold.wait;
+      return new Response(null, { status: 204 });
+    });
+    const serve = await spawnServe(tmp.dataPath);
+    try {
+      const db = openDatabase(tmp.dataPath, { create: false });
+      const { key } = createKey(db, { workspaceId: 1, write: true, rateLimit: 1000, label: null, now: isoTime(Date.now()) });
+      const webhookId = createWebhook(db, { workspaceId: 1, url: receiver.url, secret: generateSecret(), events: null, now: isoTime(Date.now()) });
+      const res = await fetch(serve.url + "/v1/ingredients", { method: "POST", headers: { "X-API-Key": key }, body: JSON.stringify({ name: "Maize" }) });
+      expect(res.status).toBe(201);
+      await eventually(() => receiver.open() === 1);
+      const exited = serve.stop("SIGTERM");
+      await eventually(() => serve.output().includes('"msg":"stopping"'));
+      hold.open();
+      expect(await exited).toBe(0);
+      expect(listDeliveries(db, { webhookId, limit: 10 })).toMatchObject([{ status: "delivered", attempts: 1, lastStatus: 204 }]);
+      expect(serve.output()).toContain('"msg":"webhook attempt"');
+      expect(serve.output()).not.toContain("abandoned");
+      db.close();
+    } finally {
+      hold.open();
+      serve.proc.kill("SIGKILL");
+      await receiver.stop();
+      tmp.cleanup();
+    }
+  });
+
+  test("serve refuses a bad --retention-days or FEEDBASE_RETRY_SCHEDULE as usage errors", async () => {
+    const results = await Promise.all([
+      cli(["serve", "--port", "0", "--retention-days", "0"]),
+      cli(["serve", "--port", "0"], { env: { FEEDBASE_RETRY_SCHEDULE: "5,soon" } }),
+    ]);
+    for (const r of results) expect(r.code).toBe(2);
+    expect(results[1]!.stderr).toContain('retry schedule entries must be seconds from 0 to 604800, got "soon"');
+  });
 });
