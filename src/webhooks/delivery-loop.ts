@@ -36,10 +36,13 @@ export interface DeliveryTuning {
   stopGraceMs: number;
   /** Longest sleep between looks at the data file (retries made by the CLI, commits of other processes). */
   pollMs: number;
+  /** Attempts in flight to one webhook at most: a slow receiver is not flooded. */
   perWebhook: number;
+  /** Attempts in flight in all. */
   total: number;
 }
 
+/** DESIGN 6's values. @example startDeliveryLoop({ db, logger, tuning: { ...DEFAULT_TUNING, retrySchedule: [1, 1] } }) */
 export const DEFAULT_TUNING: DeliveryTuning = {
   retrySchedule: DEFAULT_RETRY_SCHEDULE,
   retentionDays: 30,
@@ -51,12 +54,11 @@ export const DEFAULT_TUNING: DeliveryTuning = {
   total: 32,
 };
 
+/** Input of {@link startDeliveryLoop}; `clock` dates attempts and decides what is due. */
 export interface DeliveryLoopOptions {
   db: Database;
   logger: Logger;
   clock?: Clock;
-  /** Jitter source; tests may fix it. */
-  random?: () => number;
   tuning?: Partial<DeliveryTuning>;
 }
 
@@ -108,7 +110,6 @@ interface Answer {
 export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   const { db, logger } = options;
   const clock = options.clock ?? systemClock;
-  const random = options.random ?? Math.random;
   const tuning: DeliveryTuning = { ...DEFAULT_TUNING, ...options.tuning };
 
   const inFlight = new Map<string, InFlight>();
@@ -273,7 +274,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     let status: DeliveryStatus = "delivered";
     let nextAttemptAt = nowMs;
     if (!ok) {
-      const scheduled = retryDelayMs(number, tuning.retrySchedule, random);
+      const scheduled = retryDelayMs(number, tuning.retrySchedule);
       // The receiver's Retry-After replaces the schedule's interval (not the count: the attempt counts).
       const asked = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.retryAfter, nowMs) : null;
       if (scheduled === null) status = "failed";
