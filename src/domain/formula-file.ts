@@ -9,6 +9,7 @@ import type { IngredientDetail } from "../store/ingredients.ts";
 import { csvLine } from "./csv.ts";
 import { ValidationError } from "./errors.ts";
 import { computeFormula, round } from "./formula-math.ts";
+import { hasProtoKey, PROTO_KEY_PROBLEM } from "./ingredient-file.ts";
 import { readableJson } from "./json-text.ts";
 
 /** DESIGN 5: percents sum to 100 ± 0.01. */
@@ -43,14 +44,17 @@ export function parseFormulaFile(items: unknown): FileFormula[] {
   const ids = new Map<string, string>();
   return items.map((item: unknown, i) => {
     const label = labelOf(item, i);
+    if (item === null || typeof item !== "object" || Array.isArray(item)) throw new ValidationError(`${label}: must be a JSON object`);
     const result = formulaImport.safeParse(item);
     if (!result.success) {
       const { where, message } = locatedProblem(result.error.issues, item);
       throw new ValidationError(`${label}: ${pathPrefix(where)}${message}`);
     }
+    if (hasProtoKey((item as { nutrients?: unknown }).nutrients)) throw new ValidationError(`${label}: ${PROTO_KEY_PROBLEM}`);
     const formula = result.data;
     const sum = round(formula.ingredients.reduce((acc, row) => acc + row.percent, 0), 6);
-    if (Math.abs(sum - 100) > SUM_TOLERANCE) throw new ValidationError(`${label}: percents sum to ${sum}, not 100 (± ${SUM_TOLERANCE})`);
+    // Compared after rounding: 59.99 + 40 is 99.99000000000001 in binary, and it is within the tolerance.
+    if (round(Math.abs(sum - 100), 6) > SUM_TOLERANCE) throw new ValidationError(`${label}: percents sum to ${sum}, not 100 (± ${SUM_TOLERANCE})`);
     if (formula.id !== undefined) {
       const other = ids.get(formula.id);
       if (other !== undefined) throw new ValidationError(`${label}: id ${formula.id} is also used by ${other}`);

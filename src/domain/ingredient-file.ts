@@ -31,6 +31,14 @@ export interface ReadOptions {
   onProgress?(checked: number, total: number): void;
 }
 
+/**
+ * zod drops a `__proto__` key without a word (it guards against prototype pollution), so a file that
+ * names one is refused rather than imported with a nutrient missing.
+ * @example hasProtoKey(JSON.parse('{"__proto__": 1}')) // true
+ */
+export const hasProtoKey = (value: unknown): boolean => value !== null && typeof value === "object" && Object.hasOwn(value, "__proto__");
+export const PROTO_KEY_PROBLEM = "__proto__ cannot be a nutrient key";
+
 /** The columns before the nutrients, in the order DESIGN fixes. */
 const FIXED = ["name", "category", "price", "inStock"] as const;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -90,6 +98,7 @@ function nutrientColumns(header: readonly string[]): string[] {
   keys.forEach((key, k) => {
     const at = `line 1, column ${FIXED.length + k + 1}`;
     if (seen.has(key)) throw new ValidationError(`${at} (${key}): repeated column`);
+    if (key === "__proto__") throw new ValidationError(`${at} (${key}): ${PROTO_KEY_PROBLEM}`);
     const check = nutrients.safeParse(Object.fromEntries([[key, 0]]));
     if (!check.success) throw new ValidationError(`${at}: ${check.error.issues[0]!.message}`);
     seen.add(key);
@@ -113,9 +122,9 @@ function readJsonRows(text: string, options: ReadOptions): IngredientRow[] {
     const result = ingredientFileItem.safeParse(item);
     const name = (item as { name?: unknown } | null)?.name;
     const where = `item ${i + 1}`;
-    if (!result.success) {
-      throw new ValidationError(`${where}${typeof name === "string" ? ` (${name})` : ""}: ${firstProblem(result.error.issues, item)}`);
-    }
+    const label = `${where}${typeof name === "string" ? ` (${name})` : ""}`;
+    if (!result.success) throw new ValidationError(`${label}: ${firstProblem(result.error.issues, item)}`);
+    if (hasProtoKey((item as { nutrients?: unknown }).nutrients)) throw new ValidationError(`${label}: ${PROTO_KEY_PROBLEM}`);
     const { createdAt, updatedAt, ...input } = result.data;
     return checker({ input, createdAt: createdAt ?? null, updatedAt: updatedAt ?? null, where });
   });

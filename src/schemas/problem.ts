@@ -30,10 +30,10 @@ export function firstProblem(issues: readonly z.core.$ZodIssue[], input: unknown
       if (valueAt(input, issue.path) === undefined) return `${field} is required`;
       return `${field} must be ${ARTICLE[issue.expected] ?? issue.expected}`;
     case "too_small":
-      if (issue.origin === "number") return `${field} must be a number >= ${issue.minimum}`;
+      if (issue.origin === "number") return `${field} must be a number ${issue.inclusive === false ? ">" : ">="} ${issue.minimum}`;
       return issue.message;
     case "too_big":
-      if (issue.origin === "number") return `${field} must be a number <= ${issue.maximum}`;
+      if (issue.origin === "number") return `${field} must be a number ${issue.inclusive === false ? "<" : "<="} ${issue.maximum}`;
       return issue.message;
     default:
       // Custom refinements and length rules carry their own sentence (see the schemas).
