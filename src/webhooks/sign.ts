@@ -49,8 +49,8 @@ export function secretKeyBytes(secret: string): Uint8Array {
 }
 
 /**
- * Rejects a secret supplied by an admin (`webhook add --secret`, `rotate-secret --secret`) that is
- * too short to be worth signing with. Throws an Error whose message the CLI prints before exit 2.
+ * Rejects a secret supplied by an admin (`webhook add` or `rotate-secret` with `--secret-file` or
+ * `FEEDBASE_WEBHOOK_SECRET`) that is too short to be worth signing with. Throws an Error whose message the CLI prints before exit 2.
  *
  * @example
  * validateSuppliedSecret("whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYX"); // ok
