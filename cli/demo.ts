@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
-import { seedDemo } from "../src/demo/seed.ts";
+import { DEMO_WORKSPACE, seedDemo } from "../src/demo/seed.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
@@ -24,12 +24,12 @@ export function registerDemo(program: Command): void {
           const demo = seedDemo(db, isoTime(Date.now()));
           const base = `http://127.0.0.1:${opts.port}`;
           const showcase = encodeURIComponent(SHOWCASE);
-          const price = findIngredient(db, requireWorkspace(db, "default").id, SHOWCASE)!.price + 10;
+          const price = findIngredient(db, requireWorkspace(db, DEMO_WORKSPACE).id, SHOWCASE)!.price + 10;
           const read = `curl -s -H 'X-API-Key: ${demo.readKey.key}'`;
           const write = `curl -s -H 'X-API-Key: ${demo.writeKey.key}'`;
           process.stdout.write(
             [
-              `Demo workspace "default" created in ${opts.data}: ${demo.ingredients} ingredients, ${demo.formulas} formulas.`,
+              `Demo workspace "${DEMO_WORKSPACE}" created in ${opts.data}: ${demo.ingredients} ingredients, ${demo.formulas} formulas.`,
               ``,
               `Read key:  ${demo.readKey.key}  (${demo.readKey.id}, read-only)`,
               `Write key: ${demo.writeKey.key}  (${demo.writeKey.id}, read and write)`,

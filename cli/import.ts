@@ -34,10 +34,14 @@ function formatOf(file: string, text: string): FileFormat {
   return text.trimStart().startsWith("[") ? "json" : "csv";
 }
 
-/** Every import failure ends with the same reassurance: all or nothing. */
-function nothingImported(file: string, error: unknown): never {
-  if (error instanceof Error && !(error instanceof CliFailure)) error.message = `${file}: ${error.message}; nothing was imported`;
-  throw error;
+/** Run an import; a refusal names the file and ends with the same reassurance: all or nothing. */
+function allOrNothing<T>(file: string, importFile: () => T): T {
+  try {
+    return importFile();
+  } catch (error) {
+    if (error instanceof Error) error.message = `${file}: ${error.message}; nothing was imported`;
+    throw error;
+  }
 }
 
 /** `feedbase import ingredients|formulas`: validate the whole file, then write it in one short transaction. */
@@ -56,16 +60,13 @@ export function registerImport(program: Command): void {
           const text = readText(file);
           const db = openExisting(opts.data);
           const ws = requireWorkspace(db, opts.workspace);
-          let result;
-          try {
-            result = importIngredients(db, ws.id, text, formatOf(file, text), {
+          const result = allOrNothing(file, () =>
+            importIngredients(db, ws.id, text, formatOf(file, text), {
               update: opts.update === true,
               now: isoTime(Date.now()),
               onProgress: (checked, total) => process.stderr.write(`progress: checked ${checked.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows\n`),
-            });
-          } catch (error) {
-            nothingImported(file, error);
-          }
+            }),
+          );
           const total = result.added + result.updated;
           process.stdout.write(`Imported ${total} ingredient${total === 1 ? "" : "s"} into workspace ${ws.slug} (${result.added} new, ${result.updated} updated)\n`);
         }),
@@ -89,12 +90,7 @@ export function registerImport(program: Command): void {
           const text = readText(file);
           const db = openExisting(opts.data);
           const ws = requireWorkspace(db, opts.workspace);
-          let saved;
-          try {
-            saved = importFormulas(db, ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()) });
-          } catch (error) {
-            nothingImported(file, error);
-          }
+          const saved = allOrNothing(file, () => importFormulas(db, ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()) }));
           process.stdout.write(`Imported ${saved.length} formula${saved.length === 1 ? "" : "s"} into workspace ${ws.slug}\n`);
           printRows(saved, [["ID", (f) => f.id], ["NAME", (f) => f.name], ["TOTAL COST", (f) => f.totalCost.toFixed(2)]], false);
           // Not a rejection: a saved formula is the formulator's record, but the admin should know.

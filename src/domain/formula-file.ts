@@ -25,7 +25,7 @@ export interface FileFormula {
  * `Formula 3 "Layer phase 1" (layer-phase-1)`: position, then whatever the item says about itself.
  * @example labelOf({ id: "layer-phase-1", name: "Layer phase 1" }, 2) // 'Formula 3 "Layer phase 1" (layer-phase-1)'
  */
-export function labelOf(item: unknown, index: number): string {
+function labelOf(item: unknown, index: number): string {
   const { id, name } = (item !== null && typeof item === "object" ? item : {}) as { id?: unknown; name?: unknown };
   return `Formula ${index + 1}${typeof name === "string" ? ` ${JSON.stringify(name)}` : ""}${typeof id === "string" ? ` (${id})` : ""}`;
 }

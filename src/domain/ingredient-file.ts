@@ -23,7 +23,7 @@ export interface IngredientRow {
 }
 
 /** Files over this many rows report progress, once per this many rows checked. */
-export const PROGRESS_EVERY = 10_000;
+const PROGRESS_EVERY = 10_000;
 
 export interface ReadOptions {
   /** True when the workspace already holds the name and the import may not replace it (no `--update`). */
@@ -42,7 +42,7 @@ export const PROTO_KEY_PROBLEM = "__proto__ cannot be a nutrient key";
 /** The columns before the nutrients, in the order DESIGN fixes. */
 const FIXED = ["name", "category", "price", "inStock"] as const;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-const BOOLEAN: Record<string, boolean> = { true: true, false: false, yes: true, no: false, "1": true, "0": false };
+const BOOLEAN = new Map([["true", true], ["false", false], ["yes", true], ["no", false], ["1", true], ["0", false]]);
 
 /**
  * Read and validate a whole ingredient file; throws a ValidationError naming the first bad row.
@@ -69,7 +69,7 @@ function readCsvRows(text: string, options: ReadOptions): IngredientRow[] {
     if (cell(1) !== "") candidate.category = cells[1];
     if (cell(2) !== "") candidate.price = numberOrText(cell(2));
     if (cell(3) !== "") {
-      const stock = BOOLEAN[cell(3).toLowerCase()];
+      const stock = BOOLEAN.get(cell(3).toLowerCase());
       if (stock === undefined) throw new ValidationError(`line ${line}, column 4 (inStock): inStock must be true, false, yes, no, 1 or 0`);
       candidate.inStock = stock;
     }
