@@ -1,0 +1,281 @@
+/**
+ * Lays out bench/RESULTS.md from what bench/run.ts measured: medians, ratios to the limits measured
+ * in the same run, and every run with its disturbance, so a reader can judge each figure.
+ */
+
+/** One endpoint under load; `available` is false (with `why`) when the server cannot answer it yet. */
+export interface ScenarioSpec {
+  id: string;
+  label: string;
+  method: "GET" | "PUT";
+  paths: string[];
+  available: boolean;
+  why: string | null;
+}
+
+/** One bounded run of one side: feedbase, the bare server, or the bare commit loop. */
+export interface RunRecord {
+  scenario: string;
+  side: "feedbase" | "bare" | "commit-1" | "commit-n";
+  rep: number;
+  requests: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Connection errors, timeouts and HTTP answers >= 400: any makes the run's figures suspect. */
+  errors: number;
+  waitedMs: number;
+  idleAtStart: boolean;
+  /** Average cores other processes used during the run. */
+  otherCores: number;
+  stealCores: number;
+}
+
+/** What bench/bare-commit.ts prints. */
+export interface CommitResult {
+  writers: number;
+  commits: number;
+  seconds: number;
+  commitsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface BenchReport {
+  date: string;
+  machine: { cpu: string; cores: number; memoryGiB: number; kernel: string };
+  versions: { bun: string; feedbase: string; wrk: string };
+  load: { threads: number; connections: number; seconds: number; warmupSeconds: number; reps: number };
+  /** The longest wait for an idle machine before a run, and after how long into the bench waiting stops. */
+  idle: { maxWaitSeconds: number; budgetSeconds: number };
+  dataset: { ingredients: number; formulas: number; formulaLines: number; importRows: number; seed: number; keys: number; formulasNote: string | null };
+  scenarios: ScenarioSpec[];
+  runs: RunRecord[];
+  memory: { idleRssKiB: number; bareIdleRssKiB: number; peakRssKiB: number; bareRssPeakKiB: number; served: number };
+  limiter: Record<string, number> | null;
+  webhooks: { json: Record<string, unknown> | null; raw: string } | null;
+  importTime: { rows: number; bytes: number; importMs: number; baselineMs: number } | null;
+  coldStart: { ms: number; bareMs: number; runs: number };
+  executable: { bytes: number; bareBytes: number };
+  elapsedSeconds: number;
+  notes: string[];
+}
+
+/** A run is disturbed when other processes (or the hypervisor) took more than this many cores on average. */
+export const DISTURBED_CORES = 0.1;
+const disturbed = (r: RunRecord) => r.otherCores > DISTURBED_CORES || r.stealCores > DISTURBED_CORES;
+
+/** @example median([3, 1, 2]) // 2 */
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const int = (x: number) => Math.round(x).toLocaleString("en-US");
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+const ratio = (x: number) => x.toFixed(2);
+const times = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
+const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
+
+interface Summary {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  runs: RunRecord[];
+}
+function summarize(runs: RunRecord[]): Summary {
+  return { rps: median(runs.map((r) => r.rps)), p50Ms: median(runs.map((r) => r.p50Ms)), p99Ms: median(runs.map((r) => r.p99Ms)), runs };
+}
+
+/**
+ * The whole RESULTS.md text.
+ * @example writeFileSync("bench/RESULTS.md", renderReport(report))
+ */
+export function renderReport(r: BenchReport): string {
+  const side = (scenario: string, s: RunRecord["side"]) => summarize(r.runs.filter((x) => x.scenario === scenario && x.side === s));
+  const out: string[] = [];
+  const line = (text = "") => out.push(text);
+  const { load, dataset } = r;
+
+  line("# Benchmark results");
+  line();
+  line(`Written by \`make bench\` (bench/run.ts) on ${r.date} in ${Math.round(r.elapsedSeconds)} s. Regenerate it; do not edit it.`);
+  line();
+  line("## Machine and versions");
+  line();
+  line("| | |");
+  line("|---|---|");
+  line(`| CPU | ${r.machine.cpu}, ${r.machine.cores} cores |`);
+  line(`| Memory | ${r.machine.memoryGiB} GiB |`);
+  line(`| Kernel | Linux ${r.machine.kernel} |`);
+  line(`| Bun | ${r.versions.bun} |`);
+  line(`| feedbase | ${r.versions.feedbase} |`);
+  line(`| wrk | ${r.versions.wrk} |`);
+  line();
+  line("## Method");
+  line();
+  line(
+    `- Dataset (seed ${dataset.seed}): ${int(dataset.ingredients)} ingredients × 40 nutrients in 6 pools, inserted with the store's \`insertIngredient\`; ` +
+      (dataset.formulasNote
+        ? `formulas not loaded: ${dataset.formulasNote}.`
+        : `${dataset.formulas} formulas of ${dataset.formulaLines} ingredients imported with \`feedbase import formulas\`.`),
+  );
+  line(
+    `- Load: \`wrk -t${load.threads} -c${load.connections} -d${load.seconds}s\` on loopback against \`dist/feedbase serve\`; ${dataset.keys} keys made by ` +
+      "`feedbase key create --rate-limit 1000000 --write`, rotated per request (bench/wrk.lua); detail and PUT paths rotate over every name or id. " +
+      "Every PUT carries a price no other request of the run carries, so each one changes the price and writes a `price.updated` event.",
+  );
+  line(
+    "- Limit for reads: a bare `Bun.serve`, compiled like feedbase, answering each path with the status, headers and body captured from feedbase " +
+      "(one Map lookup and one Response per request; bench/bare-server.ts). Limit for PUT: a bare bun:sqlite loop committing the same write " +
+      "(UPDATE of the price + INSERT of the event, WAL, `synchronous=FULL`; bench/bare-commit.ts): its throughput with one writer back to back is the " +
+      `throughput limit; ${load.connections} writers taking FIFO turns, one commit per write, give the latency limit at the same concurrency.`,
+  );
+  line(
+    `- Each figure is the median of ${load.reps} runs, interleaved (feedbase, limit, feedbase, limit …) after a ${load.warmupSeconds} s warm-up of each side. ` +
+      `Before each run the runner waits (at most ${r.idle.maxWaitSeconds} s, and only in the first ${r.idle.budgetSeconds / 60} minutes, to finish within 10) for an idle machine (under 10 % of the cores busy); ` +
+      `a run is counted as disturbed when other processes, or the hypervisor (steal), took more than ${DISTURBED_CORES} core on average during it.`,
+  );
+  line("- Ratios: throughput = feedbase ÷ limit (1.00 is the limit; issue 10 aims at 0.8). Latency = feedbase ÷ limit, shown as a multiple (lower is better).");
+  line();
+
+  line("## Throughput and latency against the limit");
+  line();
+  line("| endpoint | req/s | limit req/s | ratio | p50 ms | limit p50 ms | p50 vs limit | p99 ms | limit p99 ms | p99 vs limit | disturbed runs |");
+  line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+  for (const s of r.scenarios) {
+    if (!s.available) {
+      line(`| ${s.label} | not measured yet: ${s.why?.replaceAll("|", "\\|")} | | | | | | | | | |`);
+      continue;
+    }
+    const mine = side(s.id, "feedbase");
+    const throughputLimit = side(s.id, s.method === "GET" ? "bare" : "commit-1");
+    const latencyLimit = s.method === "GET" ? throughputLimit : side(s.id, "commit-n");
+    const all = r.runs.filter((x) => x.scenario === s.id);
+    const bad = all.filter(disturbed);
+    const worst = Math.max(0, ...bad.map((x) => x.otherCores + x.stealCores));
+    line(
+      `| ${s.label} | ${int(mine.rps)} | ${int(throughputLimit.rps)} | **${ratio(mine.rps / throughputLimit.rps)}** | ${ms(mine.p50Ms)} | ${ms(latencyLimit.p50Ms)} | ${times(mine.p50Ms / latencyLimit.p50Ms)} | ` +
+        `${ms(mine.p99Ms)} | ${ms(latencyLimit.p99Ms)} | ${times(mine.p99Ms / latencyLimit.p99Ms)} | ${bad.length}/${all.length}${bad.length ? ` (up to ${worst.toFixed(2)} core)` : ""} |`,
+    );
+  }
+  line();
+  const put = r.scenarios.find((s) => s.id === "put");
+  if (put?.available) {
+    const mine = side("put", "feedbase");
+    const one = side("put", "commit-1");
+    const many = side("put", "commit-n");
+    line("## Write path");
+    line();
+    line("| | per second | p50 ms | p99 ms |");
+    line("|---|---:|---:|---:|");
+    line(`| PUT /v1/prices/:name, feedbase, ${load.connections} connections | ${int(mine.rps)} requests | ${ms(mine.p50Ms)} | ${ms(mine.p99Ms)} |`);
+    line(`| bare commit loop, 1 writer back to back | ${int(one.rps)} commits | ${ms(one.p50Ms)} | ${ms(one.p99Ms)} |`);
+    line(`| bare commit loop, ${load.connections} writers taking turns | ${int(many.rps)} commits | ${ms(many.p50Ms)} | ${ms(many.p99Ms)} |`);
+    line();
+    line(
+      `PUT throughput is **${ratio(mine.rps / one.rps)}** of one writer back to back and ${ratio(mine.rps / many.rps)} of ${load.connections} writers taking turns. ` +
+        "A server that shares one commit among several requests (group commit) can pass 1.00: the limit is one fsync per commit, not per request.",
+    );
+    line();
+  }
+
+  line("## Memory (idle and peak RSS)");
+  line();
+  line("| | feedbase | bare server | ratio |");
+  line("|---|---:|---:|---:|");
+  line(`| idle RSS, 0.5 s after the first 200 | ${mib(r.memory.idleRssKiB)} | ${mib(r.memory.bareIdleRssKiB)} | ${ratio(r.memory.idleRssKiB / r.memory.bareIdleRssKiB)} |`);
+  line(`| peak RSS (VmHWM) over all runs | ${mib(r.memory.peakRssKiB)} | ${mib(r.memory.bareRssPeakKiB)} | ${ratio(r.memory.peakRssKiB / r.memory.bareRssPeakKiB)} |`);
+  line();
+  line(
+    `feedbase answered ${int(r.memory.served)} measured requests (warm-ups and captures besides). The exact sliding-window limiter keeps the timestamp ` +
+      `of every accepted request for an hour (8 bytes each, in rings that double), so its share of the peak grows with the last hour's traffic: ` +
+      `about ${mib((r.memory.served * 8) / 1024)} to ${mib((r.memory.served * 16) / 1024)} here.`,
+  );
+  line();
+
+  line("## Limiter cost");
+  line();
+  if (r.limiter) {
+    const l = r.limiter;
+    line(`From bench/limiter.ts, ${int(l.keys ?? 0)} active keys in steady state (each check evicts one request and accepts one):`);
+    line();
+    line("| ns per check | baseline ns (Map.get + increment) | ratio | bytes per key | sweep of all keys |");
+    line("|---:|---:|---:|---:|---:|");
+    line(`| ${l.nsPerCheck} | ${l.baselineNsPerOp} | ${times(Number(l.ratio))} | ${l.bytesPerKey} | ${l.sweepMs} ms |`);
+  } else {
+    line("not measured: bench/limiter.ts failed (see notes).");
+  }
+  line();
+
+  line("## Webhook latency and throughput");
+  line();
+  if (!r.webhooks) {
+    line("not measured yet: bench/webhooks.ts does not exist.");
+  } else if (r.webhooks.json) {
+    line("From bench/webhooks.ts:");
+    line();
+    line("| figure | value |");
+    line("|---|---:|");
+    for (const [k, v] of Object.entries(r.webhooks.json)) line(`| ${k} | ${typeof v === "object" ? JSON.stringify(v) : String(v)} |`);
+  } else {
+    line("bench/webhooks.ts printed no JSON object; its output:");
+    line();
+    line("```");
+    line(r.webhooks.raw.trim().slice(0, 4000));
+    line("```");
+  }
+  line();
+
+  line("## Import time");
+  line();
+  if (r.importTime) {
+    const i = r.importTime;
+    line("| | seconds | rows/s |");
+    line("|---|---:|---:|");
+    line(`| \`feedbase import ingredients\` of a ${int(i.rows)}-row CSV (${mib(i.bytes / 1024)}), process start included | ${(i.importMs / 1000).toFixed(2)} | ${int(i.rows / (i.importMs / 1000))} |`);
+    line(`| baseline: the same rows inserted with the store's insert in one transaction, in process | ${(i.baselineMs / 1000).toFixed(2)} | ${int(i.rows / (i.baselineMs / 1000))} |`);
+    line();
+    line(`Import takes **${times(i.importMs / i.baselineMs)}** the baseline (one run each).`);
+  } else {
+    line("not measured yet: the executable has no `import ingredients` command (or it failed; see notes).");
+  }
+  line();
+
+  line("## Cold start");
+  line();
+  line(
+    `Spawn to the first 200 on \`/v1/health\`, median of ${r.coldStart.runs}: feedbase ${ms(r.coldStart.ms)} ms, the bare server (compiled the same way) ` +
+      `${ms(r.coldStart.bareMs)} ms: **${times(r.coldStart.ms / r.coldStart.bareMs)}**.`,
+  );
+  line();
+  line("## Executable size");
+  line();
+  line(
+    `dist/feedbase is ${mib(r.executable.bytes / 1024)}; the bare server compiled with the same \`bun build --compile\` flags is ${mib(r.executable.bareBytes / 1024)} ` +
+      `(the Bun runtime itself): **${ratio(r.executable.bytes / r.executable.bareBytes)}**.`,
+  );
+  line();
+
+  const bad = r.runs.filter(disturbed);
+  const failed = r.runs.filter((x) => x.errors > 0);
+  line("## Notes");
+  line();
+  for (const n of r.notes) line(`- ${n}`);
+  for (const s of r.scenarios.filter((x) => !x.available)) line(`- ${s.label} not measured yet: ${s.why}`);
+  line(`- ${bad.length} of ${r.runs.length} runs disturbed by other load${bad.length ? "; see the last column below" : ""}.`);
+  if (failed.length) line(`- ${failed.length} runs had errors (connection, timeout or HTTP >= 400): their figures are suspect.`);
+  line();
+  line("## All runs");
+  line();
+  line("| endpoint | side | run | req/s | p50 ms | p99 ms | errors | waited s | idle at start | other processes (cores) | steal (cores) |");
+  line("|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|");
+  const label = (id: string) => r.scenarios.find((s) => s.id === id)?.label ?? id;
+  const sideName = (s: RunRecord["side"]) => (s === "commit-1" ? "commit loop, 1 writer" : s === "commit-n" ? `commit loop, ${load.connections} writers` : s);
+  for (const x of r.runs) {
+    line(
+      `| ${label(x.scenario)} | ${sideName(x.side)} | ${x.rep} | ${int(x.rps)} | ${ms(x.p50Ms)} | ${ms(x.p99Ms)} | ${x.errors} | ${(x.waitedMs / 1000).toFixed(1)} | ` +
+        `${x.idleAtStart ? "yes" : "no"} | ${x.otherCores.toFixed(2)} | ${x.stealCores.toFixed(2)}${disturbed(x) ? " **disturbed**" : ""} |`,
+    );
+  }
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,449 @@
+/**
+ * `make bench`: measures every endpoint of the real executable against the physical limit on this
+ * machine, and writes bench/RESULTS.md (bench/report.ts lays it out).
+ *
+ * The Makefile builds dist/feedbase first. Then, in a temporary directory on the same disk:
+ * seed a data file (bench/dataset.ts), issue keys with `feedbase key create` (rotated by
+ * bench/wrk.lua so no limit runs out), start `feedbase serve` on a free loopback port, capture its
+ * answers, start the bare server (bench/bare-server.ts, compiled like feedbase) on those bytes, and
+ * drive both with wrk, interleaved (feedbase, bare, feedbase, bare …) and repeated, waiting for an
+ * idle machine before each run and noting the runs other processes disturbed. PUT is compared with
+ * bench/bare-commit.ts. Then the extra figures: limiter cost, webhooks, import, cold start,
+ * executable size, memory.
+ *
+ * Progress goes to stderr; nothing here asserts a speed (figures are for reading, not for failing).
+ */
+import { Database } from "bun:sqlite";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateFormulas, generateIngredients, ingredientsCsv, seedIngredients, SEED } from "./dataset.ts";
+import type { CapturedResponse } from "./bare-server.ts";
+import type { CreateIngredient } from "../src/schemas/ingredients.ts";
+import { describeMachine, freePort, memoryKiB, startCpuMeter, waitForIdle } from "./system.ts";
+import { median, renderReport, type BenchReport, type CommitResult, type RunRecord, type ScenarioSpec } from "./report.ts";
+import { openDatabase } from "../src/store/db.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const BUILT = join(ROOT, "dist", "feedbase");
+/** The run's own copy of the executable (set in main), so a rebuild during the run changes nothing. */
+let EXE = BUILT;
+const BUN = process.execPath;
+const RESULTS = join(import.meta.dir, "RESULTS.md");
+
+/** Load shape of every run: the figures issue 10 is judged on use exactly this. */
+export const LOAD = { threads: 2, connections: 32, seconds: 5, warmupSeconds: 1, reps: 3 } as const;
+const DATASET = { ingredients: 1000, formulas: 200, formulaLines: 12, importRows: 50_000 } as const;
+/** 32 keys of 1,000,000 requests an hour: far more than the whole run sends. */
+const KEYS = 32;
+const IDLE_WAIT_MS = 3000;
+/** After this much of the 10-minute allowance, runs stop waiting for an idle machine (a busy machine could double the run). */
+const IDLE_BUDGET_MS = 5 * 60_000;
+
+const t0 = Date.now();
+const progress = (msg: string) => process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)}s] ${msg}\n`);
+
+interface Output {
+  code: number;
+  stdout: string;
+  stderr: string;
+  cpuMicros: number;
+}
+
+/** Run a command to completion (killed after `timeoutMs`). */
+async function exec(cmd: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Output> {
+  const proc = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...options.env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  return { code, stdout, stderr, cpuMicros: Number(proc.resourceUsage()?.cpuTime.total ?? 0) };
+}
+
+/** wrk from Debian's packages when missing (the runner runs as root on the project's machines). */
+async function ensureWrk(): Promise<void> {
+  if (Bun.which("wrk")) return;
+  progress("wrk missing: installing it with apt-get");
+  if ((await exec(["apt-get", "install", "-y", "wrk"], { timeoutMs: 180_000 })).code !== 0) {
+    await exec(["apt-get", "update"], { timeoutMs: 180_000 });
+    const second = await exec(["apt-get", "install", "-y", "wrk"], { timeoutMs: 180_000 });
+    if (second.code !== 0) throw new Error(`could not install wrk: ${second.stderr.trim().split("\n").pop()}`);
+  }
+}
+
+/** Does the executable have this subcommand (other issues add them)? An unknown one prints the program's help instead. */
+async function hasCommand(...words: string[]): Promise<boolean> {
+  const out = await exec([EXE, ...words, "--help"]);
+  return out.code === 0 && out.stdout.includes(`feedbase ${words.join(" ")}`);
+}
+
+interface Running {
+  proc: Bun.Subprocess;
+  url: string;
+  /** Spawn to first 200 on /v1/health, ms. */
+  startMs: number;
+}
+
+/** Start a server and wait for its first 200 on /v1/health. */
+async function startServer(cmd: string[], port: number, key: string, logFile: string): Promise<Running> {
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const proc = Bun.spawn(cmd, { cwd: ROOT, stdout: "ignore", stderr: Bun.file(logFile), stdin: "ignore" });
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const status = await fetch(url + "/v1/health", { headers: { "X-API-Key": key } }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return { proc, url, startMs: performance.now() - started };
+    if (proc.exitCode !== null || Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error(`${cmd[0]} did not answer 200 on /v1/health (last status ${status}); see ${logFile}`);
+    }
+    await Bun.sleep(2);
+  }
+}
+
+async function stopServer(server: Running): Promise<void> {
+  server.proc.kill("SIGTERM");
+  const timer = setTimeout(() => server.proc.kill("SIGKILL"), 10_000);
+  await server.proc.exited;
+  clearTimeout(timer);
+}
+
+/** Text for one line of the report. */
+const oneLine = (text: string) => text.trim().replace(/\s*\n\s*/g, " ");
+
+/** Wait for an idle machine, while the time budget allows. */
+const idleWait = async (maxMs: number) => (Date.now() - t0 < IDLE_BUDGET_MS ? await waitForIdle(maxMs) : { waitedMs: 0, idle: false });
+
+/** Wait for an idle machine (within the time budget), then measure one run and the CPU others took. */
+async function measured<T>(
+  pids: number[],
+  body: () => Promise<{ result: T; exitedMicros: number }>,
+): Promise<{ result: T; waitedMs: number; idleAtStart: boolean; otherCores: number; stealCores: number }> {
+  const wait = await idleWait(IDLE_WAIT_MS);
+  const meter = startCpuMeter(pids);
+  const { result, exitedMicros } = await body();
+  return { result, waitedMs: wait.waitedMs, idleAtStart: wait.idle, ...meter.stop(exitedMicros) };
+}
+
+interface WrkResult {
+  requests: number;
+  durationUs: number;
+  connectErrors: number;
+  readErrors: number;
+  writeErrors: number;
+  httpErrors: number;
+  timeouts: number;
+  p50Us: number;
+  p99Us: number;
+}
+
+async function wrk(url: string, method: "GET" | "PUT", pathsFile: string, keysFile: string, seconds: number, base: number): Promise<{ result: WrkResult; exitedMicros: number }> {
+  const out = await exec(
+    [
+      "wrk", `-t${LOAD.threads}`, `-c${LOAD.connections}`, `-d${seconds}s`, "--timeout", "10s",
+      "-s", join(import.meta.dir, "wrk.lua"), url, "--", method, pathsFile, keysFile, String(base), String(LOAD.threads),
+    ],
+    { timeoutMs: (seconds + 30) * 1000 },
+  );
+  const line = out.stdout.split("\n").find((l) => l.startsWith("BENCH_JSON "));
+  if (out.code !== 0 || !line) throw new Error(`wrk failed (${out.code}): ${out.stderr || out.stdout}`);
+  return { result: JSON.parse(line.slice("BENCH_JSON ".length)) as WrkResult, exitedMicros: out.cpuMicros };
+}
+
+async function bareCommit(dataPath: string, writers: number, seconds: number): Promise<{ result: CommitResult; exitedMicros: number }> {
+  const out = await exec([BUN, join(import.meta.dir, "bare-commit.ts"), "--data", dataPath, "--writers", String(writers), "--seconds", String(seconds)], {
+    timeoutMs: (seconds + 60) * 1000,
+  });
+  if (out.code !== 0) throw new Error(`bare-commit failed: ${out.stderr}`);
+  return { result: JSON.parse(out.stdout) as CommitResult, exitedMicros: out.cpuMicros };
+}
+
+/** Every read path a scenario visits, answered by the real server once: what the bare server will send. */
+async function capture(url: string, key: string, paths: string[]): Promise<CapturedResponse[]> {
+  const out: CapturedResponse[] = [];
+  for (const path of paths) {
+    const res = await fetch(url + path, { headers: { "X-API-Key": key } });
+    const headers = [...res.headers].filter(([name]) => name !== "date" && name !== "content-length");
+    out.push({ path, status: res.status, headers, body: Buffer.from(await res.arrayBuffer()).toString("base64") });
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run make bench (it builds first)`);
+  await ensureWrk();
+  const tmp = mkdtempSync(join(tmpdir(), "feedbase-bench-"));
+  EXE = join(tmp, "feedbase");
+  copyFileSync(BUILT, EXE);
+  const servers: Running[] = [];
+  try {
+    const report = await measureAll(tmp, servers);
+    writeFileSync(RESULTS, renderReport(report));
+    progress(`wrote ${RESULTS} in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  } finally {
+    for (const s of servers) if (s.proc.exitCode === null) s.proc.kill("SIGKILL");
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport> {
+  const notes: string[] = [];
+  const data = await prepareData(tmp);
+  const { dataPath, keys } = data;
+
+  progress("compiling the bare server");
+  const bareExe = join(tmp, "bare-server");
+  const compiled = await exec(
+    [BUN, "build", join(import.meta.dir, "bare-server.ts"), "--compile", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", bareExe],
+    { timeoutMs: 120_000 },
+  );
+  if (compiled.code !== 0) throw new Error(`bun build of the bare server failed: ${compiled.stderr}`);
+
+  progress("starting feedbase serve (its log lines go to /dev/null)");
+  const realPort = freePort();
+  const real = await startServer([EXE, "serve", "--data", dataPath, "--port", String(realPort)], realPort, keys[0]!, join(tmp, "serve.err"));
+  servers.push(real);
+  await Bun.sleep(500);
+  const idleRssKiB = memoryKiB(real.proc.pid, "VmRSS");
+
+  const scenarios = await planScenarios(real.url, keys[0]!, data.ingredients, data.formulaIds, data.formulasNote);
+  progress("capturing feedbase's answers for the bare server");
+  const reads = scenarios.filter((s) => s.method === "GET" && s.available);
+  const captured = join(tmp, "captured.json");
+  writeFileSync(captured, JSON.stringify(await capture(real.url, keys[0]!, ["/v1/health", ...reads.flatMap((s) => s.paths)])));
+  const barePort = freePort();
+  const bare = await startServer([bareExe, captured, String(barePort)], barePort, keys[0]!, join(tmp, "bare.err"));
+  servers.push(bare);
+  await Bun.sleep(500);
+  const bareIdleRssKiB = memoryKiB(bare.proc.pid, "VmRSS");
+
+  const runs = await driveLoad(tmp, scenarios, real, bare, data.keysFile);
+  const peakRssKiB = memoryKiB(real.proc.pid, "VmHWM");
+  const bareRssPeakKiB = memoryKiB(bare.proc.pid, "VmHWM");
+  const served = runs.filter((r) => r.side === "feedbase").reduce((n, r) => n + r.requests, 0);
+  await stopServer(real);
+  await stopServer(bare);
+
+  const limiter = await extraLimiter(notes);
+  const webhooks = await extraWebhooks(notes);
+  const importTime = await extraImport(tmp, notes);
+  const coldStart = await extraColdStart(dataPath, keys[0]!, bareExe, captured, tmp);
+
+  const versions = {
+    bun: Bun.version,
+    feedbase: (await exec([EXE, "version"])).stdout.trim(),
+    wrk: (await exec(["wrk", "-v"])).stdout.split("\n")[0]!.replace(/\s*Copyright.*$/, "").trim(),
+  };
+  return {
+    date: new Date().toISOString(),
+    machine: describeMachine(),
+    versions,
+    load: LOAD,
+    idle: { maxWaitSeconds: IDLE_WAIT_MS / 1000, budgetSeconds: IDLE_BUDGET_MS / 1000 },
+    dataset: { ...DATASET, seed: SEED, keys: KEYS, formulasNote: data.formulasNote },
+    scenarios,
+    runs,
+    memory: { idleRssKiB, bareIdleRssKiB, peakRssKiB, bareRssPeakKiB, served },
+    limiter,
+    webhooks,
+    importTime,
+    coldStart,
+    executable: { bytes: statSync(EXE).size, bareBytes: statSync(bareExe).size },
+    elapsedSeconds: (Date.now() - t0) / 1000,
+    notes,
+  };
+}
+
+/**
+ * The data file (ingredients through the store's insert, formulas through the product's import
+ * command), a copy of it for the bare commit loop, and keys made by `feedbase key create`.
+ */
+async function prepareData(tmp: string) {
+  progress("seeding the data file");
+  const dataPath = join(tmp, "feedbase.db");
+  const ingredients = generateIngredients(DATASET.ingredients, SEED);
+  seedIngredients(dataPath, ingredients);
+  const formulas = generateFormulas(ingredients, DATASET.formulas, DATASET.formulaLines, SEED);
+  let formulasNote: string | null = null;
+  if (await hasCommand("import", "formulas")) {
+    const formulasFile = join(tmp, "formulas.json");
+    writeFileSync(formulasFile, JSON.stringify(formulas));
+    const imported = await exec([EXE, "import", "formulas", formulasFile, "--data", dataPath]);
+    if (imported.code !== 0) formulasNote = `\`feedbase import formulas\` refused the generated file: ${oneLine(imported.stderr)}`;
+  } else {
+    formulasNote = "no `feedbase import formulas` command yet, so the data file holds no formulas";
+  }
+  // The bare commit loop writes to its own copy, so both sides start from the same tables.
+  const seeded = new Database(dataPath);
+  seeded.run(`VACUUM INTO '${join(tmp, "bare-commit.db")}'`);
+  seeded.close();
+
+  progress(`creating ${KEYS} keys with feedbase key create`);
+  const keys: string[] = [];
+  for (let batch = 0; batch < KEYS; batch += 8) {
+    const made = await Promise.all(
+      Array.from({ length: Math.min(8, KEYS - batch) }, (_, i) =>
+        exec([EXE, "key", "create", "--data", dataPath, "--rate-limit", "1000000", "--write", "--json", "--label", `bench-${batch + i}`]),
+      ),
+    );
+    for (const m of made) {
+      if (m.code !== 0) throw new Error(`feedbase key create failed: ${m.stderr}`);
+      keys.push((JSON.parse(m.stdout) as { key: string }).key);
+    }
+  }
+  const keysFile = join(tmp, "keys.txt");
+  writeFileSync(keysFile, keys.join("\n") + "\n");
+  return { dataPath, ingredients, formulaIds: formulas.map((f) => f.id), formulasNote, keys, keysFile };
+}
+
+/**
+ * A warm-up of each side, then the measured runs: for each repetition and scenario, feedbase then
+ * its limit (the bare server, or for PUT the commit loop with 1 and with N writers).
+ */
+async function driveLoad(tmp: string, scenarios: ScenarioSpec[], real: Running, bare: Running, keysFile: string): Promise<RunRecord[]> {
+  const pathsFile = (s: ScenarioSpec) => join(tmp, `paths-${s.id}.txt`);
+  for (const s of scenarios) writeFileSync(pathsFile(s), s.paths.join("\n") + "\n");
+  const runs: RunRecord[] = [];
+  // Each wrk run gets its own price base, so no PUT ever repeats a price (see bench/wrk.lua).
+  let base = 1000;
+  const runWrk = async (s: ScenarioSpec, side: "feedbase" | "bare", rep: number) => {
+    const target = side === "feedbase" ? real : bare;
+    base += 10_000;
+    const m = await measured([target.proc.pid], () => wrk(target.url, s.method, pathsFile(s), keysFile, LOAD.seconds, base));
+    const r = m.result;
+    runs.push({
+      scenario: s.id, side, rep, waitedMs: m.waitedMs, idleAtStart: m.idleAtStart, otherCores: m.otherCores, stealCores: m.stealCores,
+      requests: r.requests, rps: r.requests / (r.durationUs / 1e6), p50Ms: r.p50Us / 1000, p99Ms: r.p99Us / 1000,
+      errors: r.connectErrors + r.readErrors + r.writeErrors + r.httpErrors + r.timeouts,
+    });
+  };
+  const runCommit = async (writers: number, rep: number, seconds: number) => {
+    const m = await measured([], () => bareCommit(join(tmp, "bare-commit.db"), writers, seconds));
+    const r = m.result;
+    runs.push({
+      scenario: "put", side: writers === 1 ? "commit-1" : "commit-n", rep, waitedMs: m.waitedMs, idleAtStart: m.idleAtStart, otherCores: m.otherCores,
+      stealCores: m.stealCores, requests: r.commits, rps: r.commitsPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: 0,
+    });
+  };
+
+  const measurable = scenarios.filter((s) => s.available);
+  progress(`warming up ${measurable.length} scenarios (${LOAD.warmupSeconds} s each side)`);
+  for (const s of measurable) {
+    await wrk(real.url, s.method, pathsFile(s), keysFile, LOAD.warmupSeconds, (base += 10_000));
+    if (s.method === "GET") await wrk(bare.url, s.method, pathsFile(s), keysFile, LOAD.warmupSeconds, base);
+  }
+  for (let rep = 1; rep <= LOAD.reps; rep++) {
+    for (const s of measurable) {
+      progress(`run ${rep}/${LOAD.reps}: ${s.label}`);
+      await runWrk(s, "feedbase", rep);
+      if (s.method === "GET") {
+        await runWrk(s, "bare", rep);
+      } else {
+        // One writer back to back needs less time for a stable figure; N writers get a full run like wrk.
+        await runCommit(1, rep, 3);
+        await runCommit(LOAD.connections, rep, LOAD.seconds);
+      }
+    }
+  }
+  return runs;
+}
+
+/** The six scenarios; one is marked unavailable (with why) when the server cannot answer it yet. */
+async function planScenarios(url: string, key: string, ingredients: CreateIngredient[], formulaIds: string[], formulasNote: string | null): Promise<ScenarioSpec[]> {
+  const enc = (name: string) => encodeURIComponent(name);
+  const names = ingredients.map((i) => i.name);
+  const specs: Omit<ScenarioSpec, "available" | "why">[] = [
+    { id: "prices", label: "GET /v1/prices", method: "GET", paths: ["/v1/prices"] },
+    { id: "ingredients", label: "GET /v1/ingredients", method: "GET", paths: ["/v1/ingredients"] },
+    { id: "ingredient", label: "GET /v1/ingredients/:name", method: "GET", paths: names.map((n) => `/v1/ingredients/${enc(n)}`) },
+    { id: "formulas", label: "GET /v1/formulas", method: "GET", paths: ["/v1/formulas"] },
+    { id: "formula", label: "GET /v1/formulas/:id", method: "GET", paths: formulaIds.map((id) => `/v1/formulas/${enc(id)}`) },
+    { id: "put", label: "PUT /v1/prices/:name", method: "PUT", paths: names.map((n) => `/v1/prices/${enc(n)}`) },
+  ];
+  const out: ScenarioSpec[] = [];
+  for (const spec of specs) {
+    if (spec.id.startsWith("formula") && formulasNote) {
+      out.push({ ...spec, available: false, why: formulasNote });
+      continue;
+    }
+    // A PUT is probed with the price it already has: answered like any PUT, but no event.
+    const probe = spec.paths[0]!;
+    const body = spec.method === "PUT" ? JSON.stringify({ price: ingredients[0]!.price }) : null;
+    const res = await fetch(url + probe, { method: spec.method, headers: { "X-API-Key": key }, body });
+    const text = await res.text();
+    out.push(res.status === 200 ? { ...spec, available: true, why: null } : { ...spec, available: false, why: `${spec.method} ${probe} answered ${res.status} ${oneLine(text.slice(0, 120))}` });
+  }
+  return out;
+}
+
+async function extraLimiter(notes: string[]): Promise<Record<string, number> | null> {
+  progress("limiter cost (bench/limiter.ts)");
+  const out = await exec([BUN, join(import.meta.dir, "limiter.ts")], { timeoutMs: 120_000 });
+  if (out.code !== 0) {
+    notes.push(`bench/limiter.ts failed: ${oneLine(out.stderr.trim().split("\n").pop() ?? "")}`);
+    return null;
+  }
+  return JSON.parse(out.stdout) as Record<string, number>;
+}
+
+/** bench/webhooks.ts is another issue's; its figures are printed as it reports them (one JSON object). */
+async function extraWebhooks(notes: string[]): Promise<{ json: Record<string, unknown> | null; raw: string } | null> {
+  const script = join(import.meta.dir, "webhooks.ts");
+  if (!existsSync(script)) return null;
+  progress("webhooks (bench/webhooks.ts)");
+  const out = await exec([BUN, script], { env: { FEEDBASE_EXE: EXE }, timeoutMs: 150_000 });
+  if (out.code !== 0) notes.push(`bench/webhooks.ts exited ${out.code}: ${oneLine(out.stderr.trim().split("\n").pop() ?? "")}`);
+  const last = out.stdout.trim().split("\n").pop() ?? "";
+  try {
+    return { json: JSON.parse(last) as Record<string, unknown>, raw: out.stdout };
+  } catch {
+    return { json: null, raw: out.stdout || out.stderr };
+  }
+}
+
+/** `feedbase import ingredients` of a 50,000-row CSV, against inserting the same rows in process. */
+async function extraImport(tmp: string, notes: string[]) {
+  if (!(await hasCommand("import", "ingredients"))) return null;
+  progress(`import of ${DATASET.importRows} rows`);
+  const rows = generateIngredients(DATASET.importRows, SEED + 2);
+  const csv = join(tmp, "import.csv");
+  writeFileSync(csv, ingredientsCsv(rows));
+  const target = join(tmp, "import.db");
+  openDatabase(target, { create: true }).close();
+  const started = performance.now();
+  const out = await exec([EXE, "import", "ingredients", csv, "--data", target], { timeoutMs: 180_000 });
+  const importMs = performance.now() - started;
+  const db = new Database(target, { readonly: true });
+  const count = (db.query("SELECT count(*) AS n FROM ingredients").get() as { n: number }).n;
+  db.close();
+  if (out.code !== 0 || count !== rows.length) {
+    notes.push(`feedbase import ingredients did not import the ${rows.length} rows (exit ${out.code}, ${count} rows): ${oneLine(out.stderr)}`);
+    return null;
+  }
+  const baseline = join(tmp, "import-baseline.db");
+  const b0 = performance.now();
+  seedIngredients(baseline, rows);
+  return { rows: rows.length, bytes: statSync(csv).size, importMs, baselineMs: performance.now() - b0 };
+}
+
+/** Spawn to first 200 on /v1/health, median of 5, feedbase and the compiled bare server interleaved. */
+async function extraColdStart(dataPath: string, key: string, bareExe: string, captured: string, tmp: string) {
+  progress("cold start");
+  const real: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    for (const side of ["feedbase", "bare"] as const) {
+      await idleWait(1000);
+      const port = freePort();
+      const cmd = side === "feedbase" ? [EXE, "serve", "--data", dataPath, "--port", String(port)] : [bareExe, captured, String(port)];
+      const server = await startServer(cmd, port, key, join(tmp, `cold-${side}.err`));
+      (side === "feedbase" ? real : bare).push(server.startMs);
+      await stopServer(server);
+    }
+  }
+  return { ms: median(real), bareMs: median(bare), runs: real.length };
+}
+
+await main();
