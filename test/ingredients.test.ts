@@ -105,6 +105,7 @@ describe("POST /v1/ingredients", () => {
     ["nutrient too small", '{"name":"A","nutrients":{"CP":-2e9}}', "nutrients.CP must be a number >= -1000000000"],
     ["nutrient key empty", '{"name":"A","nutrients":{"":1}}', "nutrient keys must be 1 to 64 characters without control characters"],
     ["nutrient key long", JSON.stringify({ name: "A", nutrients: { ["k".repeat(65)]: 1 } }), "nutrient keys must be 1 to 64 characters without control characters"],
+    ["__proto__ nutrient", '{"name":"A","nutrients":{"__proto__":1,"CP":2}}', "__proto__ cannot be a nutrient key"],
     ["too many nutrients", JSON.stringify({ name: "A", nutrients: Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`k${i}`, 1])) }), "nutrients must have at most 500 keys"],
   ];
   test.each(badBodies)("%s → 400", async (_label, raw, message) => {

@@ -9,7 +9,7 @@ import type { IngredientDetail } from "../store/ingredients.ts";
 import { csvLine } from "./csv.ts";
 import { ValidationError } from "./errors.ts";
 import { computeFormula, round } from "./formula-math.ts";
-import { hasProtoKey, PROTO_KEY_PROBLEM } from "./ingredient-file.ts";
+import { hasProtoKey, PROTO_KEY_PROBLEM } from "../schemas/ingredients.ts";
 import { readableJson } from "./json-text.ts";
 
 /** DESIGN 5: percents sum to 100 ± 0.01. */

@@ -5,7 +5,7 @@
  * line (CSV, header = line 1) or item (JSON); nothing here touches the database.
  */
 import { ingredientFileItem } from "../schemas/ingredient-file.ts";
-import { createIngredientBody, nutrients, type CreateIngredient } from "../schemas/ingredients.ts";
+import { createIngredientBody, hasProtoKey, nutrients, PROTO_KEY_PROBLEM, type CreateIngredient } from "../schemas/ingredients.ts";
 import { firstProblem, locatedProblem } from "../schemas/problem.ts";
 import { csvLine, parseCsv } from "./csv.ts";
 import { ValidationError } from "./errors.ts";
@@ -30,14 +30,6 @@ export interface ReadOptions {
   taken(name: string): boolean;
   onProgress?(checked: number, total: number): void;
 }
-
-/**
- * zod drops a `__proto__` key without a word (it guards against prototype pollution), so a file that
- * names one is refused rather than imported with a nutrient missing.
- * @example hasProtoKey(JSON.parse('{"__proto__": 1}')) // true
- */
-export const hasProtoKey = (value: unknown): boolean => value !== null && typeof value === "object" && Object.hasOwn(value, "__proto__");
-export const PROTO_KEY_PROBLEM = "__proto__ cannot be a nutrient key";
 
 /** The columns before the nutrients, in the order DESIGN fixes. */
 const FIXED = ["name", "category", "price", "inStock"] as const;

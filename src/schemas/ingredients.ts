@@ -24,7 +24,15 @@ export const ingredientName = text("name", 200).meta({ description: "Unique with
 export const categoryName = text("category", 100).meta({ description: "Category (pool) name.", example: "Protein meals" });
 export const price = z.number().min(0).max(PRICE_MAX).meta({ description: "Price per ton.", example: 462.5 });
 
-export const nutrients = z
+/**
+ * zod drops a `__proto__` key without a word (it guards against prototype pollution), so input that
+ * names one is refused rather than stored with a nutrient missing.
+ * @example hasProtoKey(JSON.parse('{"__proto__": 1}')) // true
+ */
+export const hasProtoKey = (value: unknown): boolean => value !== null && typeof value === "object" && Object.hasOwn(value, "__proto__");
+export const PROTO_KEY_PROBLEM = "__proto__ cannot be a nutrient key";
+
+const nutrientRecord = z
   .record(z.string(), z.number().min(-NUTRIENT_VALUE_LIMIT).max(NUTRIENT_VALUE_LIMIT))
   .check((ctx) => {
     const keys = Object.keys(ctx.value);
@@ -33,6 +41,11 @@ export const nutrients = z
     if (bad !== undefined) ctx.issues.push({ code: "custom", message: "nutrient keys must be 1 to 64 characters without control characters", input: ctx.value });
   })
   .meta({ description: "Nutrient key to value, in the order given.", example: { ME_poultry: 2440, CP: 48.5, Lys: 2.96 } });
+
+export const nutrients = z.preprocess((value, ctx) => {
+  if (hasProtoKey(value)) ctx.issues.push({ code: "custom", message: PROTO_KEY_PROBLEM, input: value });
+  return value;
+}, nutrientRecord);
 
 /** POST /v1/ingredients. */
 export const createIngredientBody = z
