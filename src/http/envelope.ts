@@ -6,9 +6,24 @@ export interface EnvelopeExtras {
   timestamp?: string;
 }
 
+/** What a handler answers; the server turns it into one Response with the request's own headers. */
+export interface Reply {
+  status: number;
+  body: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A JSON reply.
+ * @example jsonReply(201, okBody(detail), { Location: "/v1/ingredients/Maize" })
+ */
+export function jsonReply(status: number, body: string | Uint8Array, headers?: Record<string, string>): Reply {
+  return headers ? { status, body, headers } : { status, body };
+}
+
 /**
  * The envelope without its closing brace or timestamp: the part that depends only on the data, so it
- * can be kept serialized between writes (src/http/read-cache.ts) and finished per request by `closeBody`.
+ * can be kept between writes (src/http/read-cache.ts) as a PreparedBody.
  * @example openBody([{ name: "Maize" }], { count: 1 }) // '{"status":"ok","data":[{"name":"Maize"}],"count":1'
  */
 export function openBody(data: unknown, extras: Omit<EnvelopeExtras, "timestamp"> = {}): string {
@@ -22,6 +37,35 @@ export function openBody(data: unknown, extras: Omit<EnvelopeExtras, "timestamp"
  */
 export function closeBody(open: string, timestamp?: string): string {
   return timestamp === undefined ? open + "}" : `${open},"timestamp":"${timestamp}"}`;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * An envelope kept as UTF-8 bytes between writes. Bodies with a timestamp are finished once per
+ * distinct timestamp (millisecond), so under load most requests send bytes that already exist.
+ * @example const body = new PreparedBody(openBody(list, { count })); jsonReply(200, body.at(ctx.timestamp))
+ */
+export class PreparedBody {
+  private untimedBytes: Uint8Array | null = null;
+  private stampedAt = "";
+  private stamped: Uint8Array = new Uint8Array(0);
+
+  constructor(private readonly open: string) {}
+
+  /** The body with no timestamp (the price list, as the spec has it). */
+  untimed(): Uint8Array {
+    return (this.untimedBytes ??= encoder.encode(closeBody(this.open)));
+  }
+
+  /** The body finished with this timestamp. */
+  at(timestamp: string): Uint8Array {
+    if (timestamp !== this.stampedAt) {
+      this.stamped = encoder.encode(closeBody(this.open, timestamp));
+      this.stampedAt = timestamp;
+    }
+    return this.stamped;
+  }
 }
 
 /**
@@ -44,14 +88,4 @@ export function errorBody(message: string): string {
  */
 export function healthBody(version: string, timestamp: string): string {
   return JSON.stringify({ status: "ok", version, timestamp });
-}
-
-const JSON_TYPE = "application/json";
-
-/**
- * A JSON response; headers of the request context (request id, rate limit) are added by the server.
- * @example jsonResponse(201, okBody(detail), { Location: "/v1/ingredients/Maize" })
- */
-export function jsonResponse(status: number, body: string, headers: Record<string, string> = {}): Response {
-  return new Response(body, { status, headers: { "Content-Type": JSON_TYPE, ...headers } });
 }

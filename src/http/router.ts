@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../domain/time.ts";
 import type { KeyAuth } from "../store/keys.ts";
+import type { PreparedBody, Reply } from "./envelope.ts";
 import { HttpError } from "./errors.ts";
 
 export type Method = "GET" | "HEAD" | "POST" | "PUT";
@@ -21,11 +22,14 @@ export interface RequestContext {
    * The work must be synchronous database work only.
    */
   write<T>(work: () => T): Promise<T>;
-  /** A serialized value derived from the data, kept while the data is unchanged (src/http/read-cache.ts). */
-  cached(key: string, build: () => string): string;
+  /**
+   * A body derived from the data (`build` returns an `openBody`), kept serialized while the data is
+   * unchanged (src/http/read-cache.ts). The key must name everything the body depends on.
+   */
+  cached(key: string, build: () => string): PreparedBody;
 }
 
-export type Handler = (ctx: RequestContext) => Response | Promise<Response>;
+export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
 export interface Route {
   /** `/v1/ingredients/:name`: literal segments and `:param` segments. */

@@ -7,7 +7,7 @@ import { DataVersion } from "../store/data-version.ts";
 import { WriteQueue } from "../store/write-queue.ts";
 import { authenticate } from "./auth.ts";
 import { ReadCache } from "./read-cache.ts";
-import { errorBody, jsonResponse } from "./envelope.ts";
+import { errorBody, jsonReply, PreparedBody, type Reply } from "./envelope.ts";
 import { HttpError, toHttpError } from "./errors.ts";
 import { Router, type Route } from "./router.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
@@ -46,17 +46,22 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     options.notifyCommit?.();
   });
   const keys = new ReadCache<KeyAuth>();
-  const bodies = new ReadCache<string>();
+  const bodies = new ReadCache<PreparedBody>();
+  // Requests in the same millisecond share one timestamp string (and so one finished cached body).
+  let stampMs = -1;
+  let stamp = "";
+  const timestampOf = (ms: number) => (ms === stampMs ? stamp : ((stampMs = ms), (stamp = isoTime(ms))));
 
   interface Caller {
     key: KeyAuth | null;
     limitHeaders: Record<string, string> | null;
   }
 
-  async function handle(req: Request, path: string, query: string, caller: Caller): Promise<Response> {
+  /** Everything up to the handler; synchronous where the handler is, so GETs need no promise. */
+  function handle(req: Request, path: string, query: string, caller: Caller): Reply | Promise<Reply> {
     if (path === "/healthz") {
       if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "Method not allowed", { Allow: "GET, HEAD" });
-      return new Response("ok", { headers: { "Content-Type": "text/plain" } });
+      return { status: 200, body: "ok", headers: { "Content-Type": "text/plain" } };
     }
     if (path !== "/v1" && !path.startsWith("/v1/")) throw new HttpError(404, "Not found");
     const now = clock();
@@ -83,10 +88,35 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       query: new URLSearchParams(query),
       db,
       clock,
-      timestamp: isoTime(now),
+      timestamp: timestampOf(now),
       write: (work) => writes.run(work),
-      cached: (k, build) => bodies.get(generation, k, build),
+      cached: (k, build) => bodies.get(generation, k, () => new PreparedBody(build())),
     });
+  }
+
+  function failure(error: unknown, requestId: string, req: Request, path: string): Reply {
+    const known = toHttpError(error);
+    if (known) return jsonReply(known.status, errorBody(known.message), known.headers);
+    logger.log("error", "unhandled error", { requestId, method: req.method, path, error: String((error as Error)?.stack ?? error) });
+    return jsonReply(500, errorBody("Internal server error"));
+  }
+
+  /** One Response with every header at once: setting headers one by one afterwards costs more than the body. */
+  function finish(reply: Reply, req: Request, path: string, requestId: string, caller: Caller, started: number): Response {
+    const headers: Record<string, string> = { "Content-Type": "application/json", "X-Request-Id": requestId };
+    if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
+    if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
+    if (path !== "/healthz") {
+      logger.log("info", "request", {
+        requestId,
+        method: req.method,
+        path,
+        status: reply.status,
+        ms: Math.round((performance.now() - started) * 1000) / 1000,
+        keyId: caller.key?.id ?? null,
+      });
+    }
+    return new Response(reply.body, { status: reply.status, headers });
   }
 
   return Bun.serve({
@@ -96,7 +126,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     // Only a backstop: the 1 MiB limit with its error object is enforced in src/http/body.ts.
     maxRequestBodySize: MAX_BODY_BYTES * 16,
     ...(options.tls ? { tls: { cert: options.tls.cert, key: options.tls.key } } : {}),
-    async fetch(req) {
+    fetch(req) {
       const started = performance.now();
       const url = req.url;
       const pathStart = url.indexOf("/", url.indexOf("//") + 2);
@@ -106,31 +136,19 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       const given = req.headers.get("x-request-id");
       const requestId = given !== null && REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
       const caller: Caller = { key: null, limitHeaders: null };
-      let response: Response;
+      let outcome: Reply | Promise<Reply>;
       try {
-        response = await handle(req, path, query, caller);
+        outcome = handle(req, path, query, caller);
       } catch (error) {
-        const known = toHttpError(error);
-        if (known) {
-          response = jsonResponse(known.status, errorBody(known.message), known.headers);
-        } else {
-          logger.log("error", "unhandled error", { requestId, method: req.method, path, error: String((error as Error)?.stack ?? error) });
-          response = jsonResponse(500, errorBody("Internal server error"));
-        }
+        outcome = failure(error, requestId, req, path);
       }
-      response.headers.set("X-Request-Id", requestId);
-      if (caller.limitHeaders) for (const name in caller.limitHeaders) response.headers.set(name, caller.limitHeaders[name]!);
-      if (path !== "/healthz") {
-        logger.log("info", "request", {
-          requestId,
-          method: req.method,
-          path,
-          status: response.status,
-          ms: Math.round((performance.now() - started) * 1000) / 1000,
-          keyId: caller.key?.id ?? null,
-        });
+      if (outcome instanceof Promise) {
+        return outcome.then(
+          (reply) => finish(reply, req, path, requestId, caller, started),
+          (error) => finish(failure(error, requestId, req, path), req, path, requestId, caller, started),
+        );
       }
-      return response;
+      return finish(outcome, req, path, requestId, caller, started);
     },
   });
 }

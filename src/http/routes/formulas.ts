@@ -1,17 +1,25 @@
-import { isoTime } from "../../domain/time.ts";
 import { formulaQuery } from "../../schemas/formulas.ts";
 import { parseInput } from "../../schemas/problem.ts";
 import { listFormulas, requireFormula } from "../../store/formulas.ts";
-import { jsonResponse, okBody } from "../envelope.ts";
+import { jsonReply, openBody } from "../envelope.ts";
 import type { Handler, Route } from "../router.ts";
 
 /** Summaries only (the spec's list item), newest first. */
 const list: Handler = (ctx) => {
-  const data = listFormulas(ctx.db, ctx.key.workspaceId, parseInput(formulaQuery, Object.fromEntries(ctx.query)));
-  return jsonResponse(200, okBody(data, { count: data.length, timestamp: isoTime(ctx.clock()) }));
+  const filters = parseInput(formulaQuery, Object.fromEntries(ctx.query));
+  const key = `formulas\u0000${ctx.key.workspaceId}\u0000${filters.species ?? "\u0001"}\u0000${filters.subcategory ?? "\u0001"}`;
+  const body = ctx.cached(key, () => {
+    const data = listFormulas(ctx.db, ctx.key.workspaceId, filters);
+    return openBody(data, { count: data.length });
+  });
+  return jsonReply(200, body.at(ctx.timestamp));
 };
 
-const detail: Handler = (ctx) => jsonResponse(200, okBody(requireFormula(ctx.db, ctx.key.workspaceId, ctx.params[0]!), { timestamp: isoTime(ctx.clock()) }));
+const detail: Handler = (ctx) => {
+  const id = ctx.params[0]!;
+  const body = ctx.cached(`formula\u0000${ctx.key.workspaceId}\u0000${id}`, () => openBody(requireFormula(ctx.db, ctx.key.workspaceId, id)));
+  return jsonReply(200, body.at(ctx.timestamp));
+};
 
 /** Read-only, as the spec says: formulas enter through `feedbase import formulas`, so any other method is 405. */
 export const formulaRoutes: Route[] = [

@@ -1,54 +1,52 @@
 import { createIngredientBody, ingredientQuery, updatePriceBody } from "../../schemas/ingredients.ts";
 import { parseInput } from "../../schemas/problem.ts";
-import { createIngredient, listIngredients, listPools, listPrices, requireIngredient, updatePrice } from "../../store/ingredients.ts";
+import { createIngredient, listIngredients, listPools, listPrices, requireIngredient, updatePrice, type IngredientFilters } from "../../store/ingredients.ts";
 import { readJsonObject } from "../body.ts";
-import { closeBody, jsonResponse, okBody, openBody } from "../envelope.ts";
+import { jsonReply, okBody, openBody } from "../envelope.ts";
 import type { Handler, RequestContext, Route } from "../router.ts";
 
 const filtersOf = (ctx: RequestContext) => parseInput(ingredientQuery, Object.fromEntries(ctx.query));
 const actorOf = (ctx: RequestContext) => ({ workspaceId: ctx.key.workspaceId, keyId: ctx.key.id, now: ctx.timestamp });
-/** Cache key of a list: the workspace and the filters, which fully determine the body. */
-const listKey = (kind: string, ctx: RequestContext, f: { category?: string | undefined; inStock?: boolean | undefined }) =>
-  `${kind}\u0000${ctx.key.workspaceId}\u0000${f.category ?? ""}\u0000${f.inStock ?? ""}`;
+/** Cache key of a list: the workspace and the filters fully determine the body (\u0001 marks an absent filter, unlike `?category=`). */
+const listKey = (kind: string, ctx: RequestContext, f: IngredientFilters) =>
+  `${kind}\u0000${ctx.key.workspaceId}\u0000${f.category ?? "\u0001"}\u0000${f.inStock ?? "\u0001"}`;
 
 const list: Handler = (ctx) => {
   const filters = filtersOf(ctx);
-  const open = ctx.cached(listKey("ingredients", ctx, filters), () => {
+  const body = ctx.cached(listKey("ingredients", ctx, filters), () => {
     const data = listIngredients(ctx.db, ctx.key.workspaceId, filters);
     return openBody(data, { count: data.length, pools: listPools(ctx.db, ctx.key.workspaceId) });
   });
-  return jsonResponse(200, closeBody(open, ctx.timestamp));
+  return jsonReply(200, body.at(ctx.timestamp));
 };
 
 const detail: Handler = (ctx) => {
   const name = ctx.params[0]!;
-  const open = ctx.cached(`ingredient\u0000${ctx.key.workspaceId}\u0000${name}`, () => openBody(requireIngredient(ctx.db, ctx.key.workspaceId, name)));
-  return jsonResponse(200, closeBody(open, ctx.timestamp));
+  const body = ctx.cached(`ingredient\u0000${ctx.key.workspaceId}\u0000${name}`, () => openBody(requireIngredient(ctx.db, ctx.key.workspaceId, name)));
+  return jsonReply(200, body.at(ctx.timestamp));
 };
 
 const create: Handler = async (ctx) => {
   const input = parseInput(createIngredientBody, await readJsonObject(ctx.req));
   const created = await ctx.write(() => createIngredient(ctx.db, actorOf(ctx), input));
-  return jsonResponse(201, okBody(created), { Location: `/v1/ingredients/${encodeURIComponent(created.name)}` });
+  return jsonReply(201, okBody(created), { Location: `/v1/ingredients/${encodeURIComponent(created.name)}` });
 };
 
 /** PUT /v1/ingredients/:name and PUT /v1/prices/:name are one operation (the spec says they behave identically). */
 const setPrice: Handler = async (ctx) => {
   const change = parseInput(updatePriceBody, await readJsonObject(ctx.req));
   const updated = await ctx.write(() => updatePrice(ctx.db, actorOf(ctx), ctx.params[0]!, change));
-  return jsonResponse(200, okBody(updated));
+  return jsonReply(200, okBody(updated));
 };
 
 /** The price list has no `timestamp`: a quirk of the spec that integrators rely on. */
 const prices: Handler = (ctx) => {
   const filters = filtersOf(ctx);
-  return jsonResponse(
-    200,
-    ctx.cached(listKey("prices", ctx, filters), () => {
-      const data = listPrices(ctx.db, ctx.key.workspaceId, filters);
-      return okBody(data, { count: data.length });
-    }),
-  );
+  const body = ctx.cached(listKey("prices", ctx, filters), () => {
+    const data = listPrices(ctx.db, ctx.key.workspaceId, filters);
+    return openBody(data, { count: data.length });
+  });
+  return jsonReply(200, body.untimed());
 };
 
 export const ingredientRoutes: Route[] = [
