@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { routes } from "../src/http/routes/index.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
+import { seeded } from "./helpers/random.ts";
 
 /**
  * A seeded corpus of malformed requests against every route: none may answer 5xx, the server must stay
@@ -9,17 +10,6 @@ import { startTestServer, type TestServer } from "./helpers/harness.ts";
  */
 const SEED = Number(process.env.FEEDBASE_FUZZ_SEED ?? 20261121);
 const COUNT = 5200;
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Case {
   method: string;
@@ -43,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 function corpus(seed: number): Case[] {
-  const rnd = mulberry32(seed);
+  const rnd = seeded(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const int = (n: number) => Math.floor(rnd() * n);
   const deep = (n: number) => "[".repeat(n) + "]".repeat(n);

@@ -30,16 +30,17 @@ export interface Recorder {
 }
 
 /**
- * A loopback receiver that records every request; answers 204 unless told otherwise.
+ * A loopback receiver that records every request; answers 204 unless told otherwise. `port` brings a
+ * receiver back up at the address a webhook was registered with (0, the default, picks a free one).
  * @example const r = startRecorder((req, i) => new Response(null, { status: i === 0 ? 500 : 204 }))
  */
-export function startRecorder(answer: Answer = () => new Response(null, { status: 204 })): Recorder {
+export function startRecorder(answer: Answer = () => new Response(null, { status: 204 }), options: { port?: number } = {}): Recorder {
   const requests: Recorded[] = [];
   let current = answer;
   let open = 0;
   const server = Bun.serve({
     hostname: "127.0.0.1",
-    port: 0,
+    port: options.port ?? 0,
     // Hanging receivers stay hung until the test lets them go.
     idleTimeout: 0,
     async fetch(req) {
