@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
+import { readFormulaFile } from "../src/domain/formula-file.ts";
+import { routes } from "../src/http/routes/index.ts";
+import type { Route } from "../src/http/router.ts";
+import { openDatabase } from "../src/store/db.ts";
+import { listEvents } from "../src/store/events.ts";
+import { importFormulas, importIngredients } from "../src/store/imports.ts";
+import { createWorkspace } from "../src/store/workspaces.ts";
+import { startTestServer, type TestServer } from "./helpers/harness.ts";
+
+/**
+ * Every route and method of `routes`, with a write key of one workspace against the data of another.
+ * Each workspace's records carry its marker (in names, categories, formula names), so any leak of the
+ * other's data shows in a body. A route added later is covered as it is: reads need nothing, a write
+ * needs a body in WRITE_BODIES (the test says which is missing).
+ */
+const NOW = "2026-11-21T12:00:00.000Z";
+
+/** Path parameter values that exist in both workspaces, with different data behind them. */
+const SHARED: Record<string, string[]> = { name: ["Maize"], id: ["starter"] };
+
+/** A valid body for each write route; `name` is one the other workspace holds. */
+const WRITE_BODIES: Record<string, (name: string) => unknown> = {
+  "POST /v1/ingredients": (name) => ({ name, category: "Copied", price: 1 }),
+  "PUT /v1/ingredients/:name": () => ({ price: 1 }),
+  "PUT /v1/prices/:name": () => ({ price: 1 }),
+};
+
+interface Side {
+  slug: string;
+  marker: string;
+  workspaceId: number;
+  key: string;
+  /** Path parameter values that exist in this workspace only. */
+  only: Record<string, string[]>;
+}
+
+function workspaceData(marker: string, cereal: number) {
+  const m = marker.toLowerCase();
+  return {
+    csv: [
+      "name,category,price,inStock",
+      `${marker} maize,${marker} cereals,${cereal},true`,
+      `${marker} soy,${marker} proteins,${cereal * 2},false`,
+      `Maize,${marker} cereals,${cereal + 10},true`,
+    ].join("\n"),
+    formulas: JSON.stringify([
+      { id: `${m}-starter`, name: `${marker} starter`, species: `${marker} poultry`, subcategory: `${marker} starter`, batchSize: 1000, ingredients: [{ name: `${marker} maize`, percent: 60 }, { name: `${marker} soy`, percent: 40 }] },
+      { id: "starter", name: `${marker} shared starter`, species: "Poultry", subcategory: "Starter", batchSize: 500, ingredients: [{ name: "Maize", percent: 100 }] },
+    ]),
+    only: { name: [`${marker} maize`, `${marker} soy`], id: [`${m}-starter`] },
+  };
+}
+
+let t: TestServer;
+let db: Database;
+let alpha: Side;
+let beta: Side;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  db = openDatabase(t.dataPath, { create: false });
+  const betaId = createWorkspace(db, "beta", "Beta mill", NOW).id;
+  const sides: Side[] = [];
+  for (const [slug, marker, workspaceId, cereal] of [["default", "Alphamill", 1, 200], ["beta", "Betamill", betaId, 180]] as const) {
+    const data = workspaceData(marker, cereal);
+    importIngredients(db, workspaceId, data.csv, "csv", { update: false, now: NOW });
+    importFormulas(db, workspaceId, readFormulaFile(data.formulas), { replace: false, now: NOW });
+    sides.push({ slug, marker, workspaceId, key: t.key({ write: true, workspace: slug }), only: data.only });
+  }
+  [alpha, beta] = sides as [Side, Side];
+});
+afterAll(async () => {
+  db.close();
+  await t.stop();
+});
+
+const paramsOf = (route: Route) => [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+const methodsOf = (route: Route) => [...Object.keys(route.methods), ...(route.methods.GET ? ["HEAD"] : [])];
+const fill = (route: Route, values: Record<string, string>) => route.path.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(values[p]!));
+const isWrite = (method: string) => method === "POST" || method === "PUT";
+
+/** List filters naming the owner's data (a route ignores the ones it does not know). */
+const filtersFor = (owner: Side) =>
+  ["", `?category=${owner.marker}%20cereals`, `?species=${owner.marker}%20poultry`, `?subcategory=${owner.marker}%20starter`, "?inStock=false"];
+
+/**
+ * The paths of a route: as is (reads also with filters), or once per value of each parameter
+ * (`exists` says in whose data).
+ */
+function pathsOf(route: Route, owner: Side, read = true): { path: string; value: string | null; exists: "owner" | "both" | null }[] {
+  const params = paramsOf(route);
+  if (params.length === 0) return (read ? filtersFor(owner) : [""]).map((query) => ({ path: route.path + query, value: null, exists: null }));
+  for (const p of params) {
+    if (!owner.only[p] || !SHARED[p]) throw new Error(`No test values for :${p} of ${route.path}: add them to workspaceData and SHARED`);
+  }
+  const sharedValues = Object.fromEntries(params.map((p) => [p, SHARED[p]![0]!]));
+  return [
+    ...params.flatMap((p) => owner.only[p]!.map((v) => ({ path: fill(route, { ...sharedValues, [p]: v }), value: v, exists: "owner" as const }))),
+    ...SHARED[params[0]!]!.map((v) => ({ path: fill(route, { ...sharedValues, [params[0]!]: v }), value: v, exists: "both" as const })),
+  ];
+}
+
+/** What the owner sees on every readable path, without the per-request timestamp, and how many events it has. */
+async function snapshot(owner: Side) {
+  const seen: Record<string, unknown> = {};
+  for (const route of routes.filter((r) => r.methods.GET)) {
+    for (const { path } of pathsOf(route, owner)) {
+      const res = await t.request("GET", path, { key: owner.key });
+      const body = await res.json();
+      delete body.timestamp;
+      seen[path] = { status: res.status, body };
+    }
+  }
+  return { seen, events: listEvents(db, owner.workspaceId).length };
+}
+
+describe("workspace isolation on every route", () => {
+  test("the routes under test include reads and writes", () => {
+    const all = routes.flatMap((r) => methodsOf(r).map((m) => `${m} ${r.path}`));
+    expect(all).toEqual(expect.arrayContaining(["GET /v1/ingredients", "POST /v1/ingredients", "PUT /v1/prices/:name", "GET /v1/formulas/:id"]));
+    for (const write of all.filter((c) => isWrite(c.split(" ")[0]!))) expect(Object.keys(WRITE_BODIES)).toContain(write);
+  });
+
+  test("a key of another workspace sees none of the data: 404 for its names and ids, lists and details without it", async () => {
+    for (const [viewer, owner] of [[beta, alpha], [alpha, beta]] as const) {
+      for (const route of routes) {
+        for (const method of methodsOf(route).filter((m) => !isWrite(m))) {
+          for (const { path, value, exists } of pathsOf(route, owner)) {
+            const res = await t.request(method, path, { key: viewer.key });
+            const text = await res.text();
+            const where = `${viewer.slug} key: ${method} ${path}`;
+            expect({ where, status: res.status }).toEqual({ where, status: exists === "owner" ? 404 : 200 });
+            if (exists === "owner" && method === "GET") expect(Object.keys(JSON.parse(text))).toEqual(["status", "message"]);
+            // A 404 names what was asked for; anything else of the owner's would be a leak.
+            const shown = value === null ? text : text.replaceAll(value, "");
+            expect({ where, leaks: shown.includes(owner.marker) }).toEqual({ where, leaks: false });
+            // A name both hold shows the viewer's own record.
+            if (exists === "both" && method === "GET") expect({ where, own: text.includes(viewer.marker) }).toEqual({ where, own: true });
+          }
+        }
+      }
+    }
+  });
+
+  test("its writes change none of the data: 404 for the other's names, its own record for a shared name or a new one", async () => {
+    for (const [viewer, owner] of [[beta, alpha], [alpha, beta]] as const) {
+      const before = await snapshot(owner);
+      // Routes with parameters first: a create below adds the other's name to the writer's own data.
+      for (const route of [...routes].sort((a, b) => paramsOf(b).length - paramsOf(a).length)) {
+        for (const method of methodsOf(route).filter(isWrite)) {
+          const body = WRITE_BODIES[`${method} ${route.path}`]!(owner.only.name![0]!);
+          for (const { path, exists } of pathsOf(route, owner, false)) {
+            const res = await t.request(method, path, { key: viewer.key, body });
+            const where = `${viewer.slug} key: ${method} ${path}`;
+            const expected = exists === "owner" ? 404 : method === "POST" ? 201 : 200;
+            expect({ where, status: res.status }).toEqual({ where, status: expected });
+          }
+        }
+      }
+      expect(await snapshot(owner)).toEqual(before);
+    }
+    // The writes landed in the writer's own workspace.
+    const mine = await (await t.request("GET", "/v1/ingredients/Maize", { key: beta.key })).json();
+    expect(mine.data).toMatchObject({ price: 1, category: "Betamill cereals" });
+    expect((await t.request("GET", `/v1/ingredients/${encodeURIComponent("Alphamill maize")}`, { key: beta.key })).status).toBe(200);
+  });
+});
