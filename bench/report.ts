@@ -76,14 +76,31 @@ const ratio = (x: number) => x.toFixed(2);
 const times = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`;
 const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
 
-interface Summary {
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  runs: RunRecord[];
+/**
+ * One repetition of a scenario: feedbase's run and the limit runs made right after it, under the
+ * same conditions. Ratios are taken within a pair, so load that drifts between pairs cancels out.
+ */
+interface Pair {
+  mine: RunRecord;
+  /** The throughput limit: the bare server, or for PUT one writer back to back. */
+  limit: RunRecord;
+  /** The latency limit at the same concurrency: the bare server, or for PUT N writers taking turns. */
+  latencyLimit: RunRecord;
+  disturbed: boolean;
 }
-function summarize(runs: RunRecord[]): Summary {
-  return { rps: median(runs.map((r) => r.rps)), p50Ms: median(runs.map((r) => r.p50Ms)), p99Ms: median(runs.map((r) => r.p99Ms)), runs };
+
+/** The pairs a scenario's figures use: the undisturbed ones when there are at least 2, else all. */
+export function usedPairs(runs: RunRecord[], scenario: ScenarioSpec): { used: Pair[]; all: Pair[] } {
+  const find = (side: RunRecord["side"], rep: number) => runs.find((x) => x.scenario === scenario.id && x.side === side && x.rep === rep);
+  const all: Pair[] = [];
+  for (const mine of runs.filter((x) => x.scenario === scenario.id && x.side === "feedbase")) {
+    const limit = find(scenario.method === "GET" ? "bare" : "commit-1", mine.rep);
+    const latencyLimit = scenario.method === "GET" ? limit : find("commit-n", mine.rep);
+    if (!limit || !latencyLimit) continue;
+    all.push({ mine, limit, latencyLimit, disturbed: [mine, limit, latencyLimit].some(disturbed) });
+  }
+  const clean = all.filter((p) => !p.disturbed);
+  return { used: clean.length >= 2 ? clean : all, all };
 }
 
 /**
@@ -91,7 +108,6 @@ function summarize(runs: RunRecord[]): Summary {
  * @example writeFileSync("bench/RESULTS.md", renderReport(report))
  */
 export function renderReport(r: BenchReport): string {
-  const side = (scenario: string, s: RunRecord["side"]) => summarize(r.runs.filter((x) => x.scenario === scenario && x.side === s));
   const out: string[] = [];
   const line = (text = "") => out.push(text);
   const { load, dataset } = r;
@@ -131,7 +147,9 @@ export function renderReport(r: BenchReport): string {
       `throughput limit; ${load.connections} writers taking FIFO turns, one commit per write, give the latency limit at the same concurrency.`,
   );
   line(
-    `- Each figure is the median of ${load.reps} runs, interleaved (feedbase, limit, feedbase, limit …) after a ${load.warmupSeconds} s warm-up of each side. ` +
+    `- Runs are interleaved (feedbase, then its limit, scenario after scenario) after a ${load.warmupSeconds} s warm-up of each side, and repeated ${load.reps} times; ` +
+      "a scenario with fewer than 2 undisturbed repetitions gets up to 2 more while time allows. Each figure is the median over the undisturbed repetitions when there " +
+      "are at least 2, else over all (the last column says which); each ratio is the median of the per-repetition ratios (feedbase against the limit run right after it). " +
       `Before each run the runner waits (at most ${r.idle.maxWaitSeconds} s, and only in the first ${r.idle.budgetSeconds / 60} minutes, to finish within 10) for an idle machine (under 10 % of the cores busy); ` +
       `a run is counted as disturbed when other processes, or the hypervisor (steal), took more than ${DISTURBED_CORES} core on average during it.`,
   );
@@ -140,30 +158,30 @@ export function renderReport(r: BenchReport): string {
 
   line("## Throughput and latency against the limit");
   line();
-  line("| endpoint | req/s | limit req/s | ratio | p50 ms | limit p50 ms | p50 vs limit | p99 ms | limit p99 ms | p99 vs limit | disturbed runs |");
+  line("| endpoint | req/s | limit req/s | ratio | p50 ms | limit p50 ms | p50 vs limit | p99 ms | limit p99 ms | p99 vs limit | repetitions used |");
   line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
   for (const s of r.scenarios) {
     if (!s.available) {
       line(`| ${s.label} | not measured yet: ${s.why?.replaceAll("|", "\\|")} | | | | | | | | | |`);
       continue;
     }
-    const mine = side(s.id, "feedbase");
-    const throughputLimit = side(s.id, s.method === "GET" ? "bare" : "commit-1");
-    const latencyLimit = s.method === "GET" ? throughputLimit : side(s.id, "commit-n");
-    const all = r.runs.filter((x) => x.scenario === s.id);
-    const bad = all.filter(disturbed);
-    const worst = Math.max(0, ...bad.map((x) => x.otherCores + x.stealCores));
+    const { used, all } = usedPairs(r.runs, s);
+    const m = (f: (p: Pair) => number) => median(used.map(f));
+    const shown = used.length < all.length ? `${used.length} of ${all.length} (undisturbed)` : `all ${all.length}${all.some((p) => p.disturbed) ? `, ${all.filter((p) => p.disturbed).length} disturbed` : ""}`;
     line(
-      `| ${s.label} | ${int(mine.rps)} | ${int(throughputLimit.rps)} | **${ratio(mine.rps / throughputLimit.rps)}** | ${ms(mine.p50Ms)} | ${ms(latencyLimit.p50Ms)} | ${times(mine.p50Ms / latencyLimit.p50Ms)} | ` +
-        `${ms(mine.p99Ms)} | ${ms(latencyLimit.p99Ms)} | ${times(mine.p99Ms / latencyLimit.p99Ms)} | ${bad.length}/${all.length}${bad.length ? ` (up to ${worst.toFixed(2)} core)` : ""} |`,
+      `| ${s.label} | ${int(m((p) => p.mine.rps))} | ${int(m((p) => p.limit.rps))} | **${ratio(m((p) => p.mine.rps / p.limit.rps))}** | ` +
+        `${ms(m((p) => p.mine.p50Ms))} | ${ms(m((p) => p.latencyLimit.p50Ms))} | ${times(m((p) => p.mine.p50Ms / p.latencyLimit.p50Ms))} | ` +
+        `${ms(m((p) => p.mine.p99Ms))} | ${ms(m((p) => p.latencyLimit.p99Ms))} | ${times(m((p) => p.mine.p99Ms / p.latencyLimit.p99Ms))} | ${shown} |`,
     );
   }
   line();
   const put = r.scenarios.find((s) => s.id === "put");
   if (put?.available) {
-    const mine = side("put", "feedbase");
-    const one = side("put", "commit-1");
-    const many = side("put", "commit-n");
+    const { used } = usedPairs(r.runs, put);
+    const summary = (runs: RunRecord[]) => ({ rps: median(runs.map((x) => x.rps)), p50Ms: median(runs.map((x) => x.p50Ms)), p99Ms: median(runs.map((x) => x.p99Ms)) });
+    const mine = summary(used.map((p) => p.mine));
+    const one = summary(used.map((p) => p.limit));
+    const many = summary(used.map((p) => p.latencyLimit));
     line("## Write path");
     line();
     line("| | per second | p50 ms | p99 ms |");
@@ -173,7 +191,8 @@ export function renderReport(r: BenchReport): string {
     line(`| bare commit loop, ${load.connections} writers taking turns | ${int(many.rps)} commits | ${ms(many.p50Ms)} | ${ms(many.p99Ms)} |`);
     line();
     line(
-      `PUT throughput is **${ratio(mine.rps / one.rps)}** of one writer back to back and ${ratio(mine.rps / many.rps)} of ${load.connections} writers taking turns. ` +
+      `PUT throughput is **${ratio(median(used.map((p) => p.mine.rps / p.limit.rps)))}** of one writer back to back and ` +
+        `${ratio(median(used.map((p) => p.mine.rps / p.latencyLimit.rps)))} of ${load.connections} writers taking turns (medians of the per-repetition ratios). ` +
         "A server that shares one commit among several requests (group commit) can pass 1.00: the limit is one fsync per commit, not per request.",
     );
     line();
