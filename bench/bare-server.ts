@@ -25,7 +25,8 @@ if (!capturedPath || !portArg) {
 
 const captured = (await Bun.file(capturedPath).json()) as CapturedResponse[];
 const answers = new Map(
-  captured.map((c) => [c.path, { body: Buffer.from(c.body, "base64"), init: { status: c.status, headers: Object.fromEntries(c.headers) } }]),
+  // A Blob is the cheapest body Bun sends: a Response shares its bytes, where one made from a Buffer copies them.
+  captured.map((c) => [c.path, { body: new Blob([Buffer.from(c.body, "base64")]), init: { status: c.status, headers: Object.fromEntries(c.headers) } }]),
 );
 
 const server = Bun.serve({

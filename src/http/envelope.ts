@@ -9,7 +9,7 @@ export interface EnvelopeExtras {
 /** What a handler answers; the server turns it into one Response with the request's own headers. */
 export interface Reply {
   status: number;
-  body: string | Uint8Array;
+  body: string | Uint8Array | Blob;
   headers?: Record<string, string>;
 }
 
@@ -17,7 +17,7 @@ export interface Reply {
  * A JSON reply.
  * @example jsonReply(201, okBody(detail), { Location: "/v1/ingredients/Maize" })
  */
-export function jsonReply(status: number, body: string | Uint8Array, headers?: Record<string, string>): Reply {
+export function jsonReply(status: number, body: Reply["body"], headers?: Record<string, string>): Reply {
   return headers ? { status, body, headers } : { status, body };
 }
 
@@ -39,29 +39,31 @@ export function closeBody(open: string, timestamp?: string): string {
   return timestamp === undefined ? open + "}" : `${open},"timestamp":"${timestamp}"}`;
 }
 
-const encoder = new TextEncoder();
-
 /**
- * An envelope kept as UTF-8 bytes between writes. Bodies with a timestamp are finished once per
- * distinct timestamp (millisecond), so under load most requests send bytes that already exist.
+ * An envelope kept as a Blob between writes: a Response made from a Blob shares its bytes, where one
+ * made from a string or a Uint8Array copies a list of 90 KB on every request. Bodies with a timestamp
+ * are finished once per distinct timestamp (millisecond) from the prepared opening.
  * @example const body = new PreparedBody(openBody(list, { count })); jsonReply(200, body.at(ctx.timestamp))
  */
 export class PreparedBody {
-  private untimedBytes: Uint8Array | null = null;
+  private readonly opening: Blob;
+  private untimedBlob: Blob | null = null;
   private stampedAt = "";
-  private stamped: Uint8Array = new Uint8Array(0);
+  private stamped: Blob | null = null;
 
-  constructor(private readonly open: string) {}
+  constructor(open: string) {
+    this.opening = new Blob([open]);
+  }
 
   /** The body with no timestamp (the price list, as the spec has it). */
-  untimed(): Uint8Array {
-    return (this.untimedBytes ??= encoder.encode(closeBody(this.open)));
+  untimed(): Blob {
+    return (this.untimedBlob ??= new Blob([this.opening, "}"]));
   }
 
   /** The body finished with this timestamp. */
-  at(timestamp: string): Uint8Array {
-    if (timestamp !== this.stampedAt) {
-      this.stamped = encoder.encode(closeBody(this.open, timestamp));
+  at(timestamp: string): Blob {
+    if (timestamp !== this.stampedAt || this.stamped === null) {
+      this.stamped = new Blob([this.opening, `,"timestamp":"${timestamp}"}`]);
       this.stampedAt = timestamp;
     }
     return this.stamped;

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Server } from "bun";
-import { isoTime, systemClock, type Clock } from "../domain/time.ts";
+import { systemClock, timestamper, type Clock } from "../domain/time.ts";
 import type { Logger } from "../log.ts";
 import type { KeyAuth } from "../store/keys.ts";
 import { DataVersion } from "../store/data-version.ts";
@@ -28,6 +28,8 @@ export interface HttpServerOptions {
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
+/** Shared by every request without a query string; handlers only read it. */
+const NO_QUERY = new URLSearchParams();
 let requestCounter = 0;
 const requestIdPrefix = crypto.randomUUID().slice(0, 8);
 
@@ -48,9 +50,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   const keys = new ReadCache<KeyAuth>();
   const bodies = new ReadCache<PreparedBody>();
   // Requests in the same millisecond share one timestamp string (and so one finished cached body).
-  let stampMs = -1;
-  let stamp = "";
-  const timestampOf = (ms: number) => (ms === stampMs ? stamp : ((stampMs = ms), (stamp = isoTime(ms))));
+  const timestampOf = timestamper();
 
   interface Caller {
     key: KeyAuth | null;
@@ -85,7 +85,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       req,
       key,
       params: match.params,
-      query: new URLSearchParams(query),
+      query: query === "" ? NO_QUERY : new URLSearchParams(query),
       db,
       clock,
       timestamp: timestampOf(now),

@@ -6,7 +6,7 @@ import type { Handler, Route } from "../router.ts";
 
 /** Summaries only (the spec's list item), newest first. */
 const list: Handler = (ctx) => {
-  const filters = parseInput(formulaQuery, Object.fromEntries(ctx.query));
+  const filters = ctx.query.size === 0 ? {} : parseInput(formulaQuery, Object.fromEntries(ctx.query));
   const key = `formulas\u0000${ctx.key.workspaceId}\u0000${filters.species ?? "\u0001"}\u0000${filters.subcategory ?? "\u0001"}`;
   const body = ctx.cached(key, () => {
     const data = listFormulas(ctx.db, ctx.key.workspaceId, filters);

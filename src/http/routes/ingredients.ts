@@ -5,7 +5,7 @@ import { readJsonObject } from "../body.ts";
 import { jsonReply, okBody, openBody } from "../envelope.ts";
 import type { Handler, RequestContext, Route } from "../router.ts";
 
-const filtersOf = (ctx: RequestContext) => parseInput(ingredientQuery, Object.fromEntries(ctx.query));
+const filtersOf = (ctx: RequestContext): IngredientFilters => (ctx.query.size === 0 ? {} : parseInput(ingredientQuery, Object.fromEntries(ctx.query)));
 const actorOf = (ctx: RequestContext) => ({ workspaceId: ctx.key.workspaceId, keyId: ctx.key.id, now: ctx.timestamp });
 /** Cache key of a list: the workspace and the filters fully determine the body (\u0001 marks an absent filter, unlike `?category=`). */
 const listKey = (kind: string, ctx: RequestContext, f: IngredientFilters) =>
