@@ -4,6 +4,8 @@ import { routes } from "./http/routes/index.ts";
 import { startHttpServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { openDatabase } from "./store/db.ts";
+import { DataVersion } from "./store/data-version.ts";
+import { WriteQueue } from "./store/write-queue.ts";
 import { startDeliveryLoop, type DeliveryTuning } from "./webhooks/delivery-loop.ts";
 import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
 
@@ -28,7 +30,7 @@ export interface RunningService {
 }
 
 /**
- * What `feedbase serve` runs: the data file, the HTTP API and (with the webhook issue) the delivery loop.
+ * What `feedbase serve` runs: the data file, its group commit, the HTTP API and the webhook delivery loop.
  * Tests start it in-process on port 0 with a temporary file and, where time matters, their own clock.
  * @example const svc = startService({ dataPath: "/tmp/t.db", host: "127.0.0.1", port: 0 })
  */
@@ -36,7 +38,13 @@ export function startService(options: ServiceOptions): RunningService {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(undefined, clock);
   const db = openDatabase(options.dataPath, { create: true });
-  const deliveries = startDeliveryLoop({ db, logger, clock, ...(options.webhooks ? { tuning: options.webhooks } : {}) });
+  const version = new DataVersion(db);
+  // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
+  const writes = new WriteQueue(db, () => {
+    version.touch();
+    deliveries.wake();
+  });
+  const deliveries = startDeliveryLoop({ db, writes, logger, clock, ...(options.webhooks ? { tuning: options.webhooks } : {}) });
   const server = startHttpServer({
     db,
     routes,
@@ -46,7 +54,8 @@ export function startService(options: ServiceOptions): RunningService {
     host: options.host,
     port: options.port,
     clock,
-    notifyCommit: deliveries.wake,
+    writes,
+    version,
     ...(options.tls ? { tls: options.tls } : {}),
   });
   const url = new URL(server.url.href);
@@ -58,6 +67,7 @@ export function startService(options: ServiceOptions): RunningService {
     async stop() {
       await server.stop();
       await deliveries.stop();
+      writes.close();
       logger.flush();
       db.close();
     },

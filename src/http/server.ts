@@ -3,8 +3,8 @@ import type { Server } from "bun";
 import { systemClock, timestamper, type Clock } from "../domain/time.ts";
 import type { Logger } from "../log.ts";
 import type { KeyAuth } from "../store/keys.ts";
-import { DataVersion } from "../store/data-version.ts";
-import { WriteQueue } from "../store/write-queue.ts";
+import type { DataVersion } from "../store/data-version.ts";
+import type { WriteQueue } from "../store/write-queue.ts";
 import { authenticate } from "./auth.ts";
 import { ReadCache } from "./read-cache.ts";
 import { errorBody, jsonReply, PreparedBody, type Reply } from "./envelope.ts";
@@ -23,8 +23,10 @@ export interface HttpServerOptions {
   port: number;
   clock?: Clock;
   tls?: { cert: string; key: string };
-  /** Called after every commit of the write queue (the delivery loop wakes at once). */
-  notifyCommit?: () => void;
+  /** The service's group commit; handlers write through it. */
+  writes: WriteQueue;
+  /** Tells cached bodies when the data may have changed; the service touches it after each commit. */
+  version: DataVersion;
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
@@ -42,11 +44,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   const { db, logger } = options;
   const clock = options.clock ?? systemClock;
   const router = new Router(options.routes);
-  const version = new DataVersion(db);
-  const writes = new WriteQueue(db, () => {
-    version.touch();
-    options.notifyCommit?.();
-  });
+  const { version, writes } = options;
   const keys = new ReadCache<KeyAuth>();
   const bodies = new ReadCache<PreparedBody>();
   // Requests in the same millisecond share one timestamp string (and so one finished cached body).

@@ -19,6 +19,7 @@ const MAX_BATCH = 256;
 export class WriteQueue {
   private queue: Pending[] = [];
   private scheduled = false;
+  private closed = false;
 
   constructor(
     private readonly db: Database,
@@ -28,6 +29,7 @@ export class WriteQueue {
 
   /** Queue a write; it must only touch the database (no awaits), as it runs inside the shared transaction. */
   run<T>(work: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(new Error("the write queue is closed (shutting down)"));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
       if (!this.scheduled) {
@@ -37,9 +39,16 @@ export class WriteQueue {
     });
   }
 
+  /** Commit what is queued now and refuse later writes, so the database can be closed. */
+  close(): void {
+    while (this.queue.length > 0) this.flush();
+    this.closed = true;
+  }
+
   private flush(): void {
     this.scheduled = false;
     const batch = this.queue.splice(0, MAX_BATCH);
+    if (batch.length === 0) return;
     if (this.queue.length > 0) {
       this.scheduled = true;
       setImmediate(() => this.flush());

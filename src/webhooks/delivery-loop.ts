@@ -20,6 +20,7 @@ import {
   type DueDelivery,
 } from "../store/deliveries.ts";
 import { setWebhookEnabled } from "../store/webhooks.ts";
+import type { WriteQueue } from "../store/write-queue.ts";
 import { VERSION } from "../version.ts";
 import { DEFAULT_RETRY_SCHEDULE, retryAfterMs, retryDelayMs } from "./retry.ts";
 import { signedHeaders } from "./sign.ts";
@@ -57,6 +58,8 @@ export const DEFAULT_TUNING: DeliveryTuning = {
 /** Input of {@link startDeliveryLoop}; `clock` dates attempts and decides what is due. */
 export interface DeliveryLoopOptions {
   db: Database;
+  /** The service's group commit: outcomes share commits (and fsyncs) with API writes. */
+  writes: WriteQueue;
   logger: Logger;
   clock?: Clock;
   tuning?: Partial<DeliveryTuning>;
@@ -78,15 +81,6 @@ interface InFlight {
   done: Promise<void>;
 }
 
-/** A finished attempt waiting for the next shared commit. */
-interface Finished {
-  outcome: AttemptOutcome;
-  /** Set when the receiver answered 410: the webhook to disable. */
-  disable: string | null;
-  written: (recorded: boolean) => void;
-  failed: (error: unknown) => void;
-}
-
 const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
@@ -102,13 +96,13 @@ interface Answer {
  * whenever woken and at least every `pollMs`.
  *
  * @example
- * const loop = startDeliveryLoop({ db, logger, clock });
- * startHttpServer({ ..., notifyCommit: loop.wake });
+ * const writes = new WriteQueue(db, () => loop.wake());
+ * const loop = startDeliveryLoop({ db, writes, logger, clock });
  * // on shutdown
  * await loop.stop();
  */
 export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
-  const { db, logger } = options;
+  const { db, writes, logger } = options;
   const clock = options.clock ?? systemClock;
   const tuning: DeliveryTuning = { ...DEFAULT_TUNING, ...options.tuning };
 
@@ -120,7 +114,6 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   let scanQueued = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastPrune = -Infinity;
-  let finished: Finished[] = [];
 
   function wake(): void {
     if (stopping || scanQueued) return;
@@ -225,39 +218,16 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   }
 
   /**
-   * Outcomes finished in the same turn share one transaction: with synchronous=FULL each commit is an
-   * fsync that blocks the process, API writes included. The attempt keeps its slot until written, so
-   * no scan can take the delivery again before its outcome is stored.
+   * The outcome goes through the shared group commit: with synchronous=FULL each commit is an fsync that
+   * blocks the process, so outcomes and API writes of one turn share one. The attempt keeps its slot
+   * until written, so no scan can take the delivery again before its outcome is stored.
    */
   function persist(outcome: AttemptOutcome, disable: string | null): Promise<boolean> {
-    return new Promise((written, failed) => {
-      finished.push({ outcome, disable, written, failed });
-      if (finished.length === 1) setImmediate(writeFinished);
+    return writes.run(() => {
+      const recorded = finishAttempt(db, outcome);
+      if (recorded && disable !== null) setWebhookEnabled(db, disable, false, `receiver answered 410 Gone at ${outcome.now}`);
+      return recorded;
     });
-  }
-
-  function writeFinished(): void {
-    const batch = finished;
-    finished = [];
-    // Abandoned at shutdown: the database is about to close; these are sent again after the restart.
-    if (abandoned) {
-      for (const f of batch) f.written(false);
-      return;
-    }
-    try {
-      const recorded = db
-        .transaction(() =>
-          batch.map(({ outcome, disable }) => {
-            const recorded = finishAttempt(db, outcome);
-            if (recorded && disable !== null) setWebhookEnabled(db, disable, false, `receiver answered 410 Gone at ${outcome.now}`);
-            return recorded;
-          }),
-        )
-        .immediate();
-      batch.forEach((f, i) => f.written(recorded[i]!));
-    } catch (error) {
-      for (const f of batch) f.failed(error);
-    }
   }
 
   async function attempt(delivery: DueDelivery, controller: AbortController): Promise<void> {
