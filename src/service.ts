@@ -3,6 +3,7 @@ import { systemClock, type Clock } from "./domain/time.ts";
 import { routes } from "./http/routes/index.ts";
 import { startHttpServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { startHeapTrim } from "./heap-trim.ts";
 import { openDatabase } from "./store/db.ts";
 import { DataVersion } from "./store/data-version.ts";
 import { WriteQueue } from "./store/write-queue.ts";
@@ -58,6 +59,7 @@ export function startService(options: ServiceOptions): RunningService {
     version,
     ...(options.tls ? { tls: options.tls } : {}),
   });
+  const stopHeapTrim = startHeapTrim();
   const url = new URL(server.url.href);
   return {
     url,
@@ -65,6 +67,7 @@ export function startService(options: ServiceOptions): RunningService {
     db,
     logger,
     async stop() {
+      stopHeapTrim();
       await server.stop();
       await deliveries.stop();
       writes.close();
