@@ -13,6 +13,7 @@ import { openDatabase } from "../src/store/db.ts";
 import { insertIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import type { CreateIngredient } from "../src/schemas/ingredients.ts";
+import { seeded } from "../test/helpers/random.ts";
 
 /** The seed every figure in bench/RESULTS.md is measured with. */
 export const SEED = 42;
@@ -35,21 +36,6 @@ const POOLS: Record<string, readonly string[]> = {
   Minerals: ["Limestone", "Dicalcium phosphate 18% P", "Salt", "Sodium bicarbonate", "Monocalcium phosphate"],
 };
 
-/**
- * A small seeded PRNG (mulberry32): uniform numbers in [0, 1), the same sequence for the same seed.
- * @example const next = seededRandom(42); next() // 0.6011...
- */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const round = (x: number, digits: number) => Number(x.toFixed(digits));
 
 /**
@@ -58,7 +44,7 @@ const round = (x: number, digits: number) => Number(x.toFixed(digits));
  * @example generateIngredients(1000, SEED)[0] // { name: "Maize lot 0001", category: "Cereals", price: 231.57, ... }
  */
 export function generateIngredients(count: number, seed: number): CreateIngredient[] {
-  const next = seededRandom(seed);
+  const next = seeded(seed);
   const pools = Object.entries(POOLS);
   const width = String(count).length;
   const out: CreateIngredient[] = [];
@@ -119,7 +105,7 @@ const SPECIES: readonly [string, readonly string[]][] = [
  * @example generateFormulas(generateIngredients(1000, SEED), 200, 12, SEED)[0].ingredients.length // 12
  */
 export function generateFormulas(ingredients: readonly CreateIngredient[], count: number, lines: number, seed: number): FormulaImport[] {
-  const next = seededRandom(seed + 1);
+  const next = seeded(seed + 1);
   const out: FormulaImport[] = [];
   for (let f = 0; f < count; f++) {
     const picked = new Set<number>();

@@ -1,19 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { type LimitDecision, SlidingWindowLimiter } from "../src/limiter/sliding-window.ts";
+import { seeded } from "./helpers/random.ts";
 
 const HOUR = 3_600_000;
-
-/** Deterministic PRNG so a failing property run can be replayed from its seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The contract stated as directly as possible: keep every accepted timestamp forever and count
@@ -60,7 +49,7 @@ interface Scenario {
  * exactly W, W ± 1 ms after an earlier acceptance, where an off-by-one in (t − W, t] would show.
  */
 function runScenario(s: Scenario): { mismatch: string | null; limiter: SlidingWindowLimiter; now: number; counts: Record<string, number> } {
-  const random = mulberry32(s.seed);
+  const random = seeded(s.seed);
   let now = 1_700_000_000_000;
   const limiter = new SlidingWindowLimiter({ windowMs: s.windowMs, clock: () => now });
   const reference = new Reference(s.windowMs);
