@@ -14,6 +14,8 @@ import { insertIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import type { CreateIngredient } from "../src/schemas/ingredients.ts";
 import { seeded } from "../test/helpers/random.ts";
+import type { z } from "zod";
+import type { formulaImport } from "../src/schemas/formulas.ts";
 
 /** The seed every figure in bench/RESULTS.md is measured with. */
 export const SEED = 42;
@@ -81,17 +83,8 @@ export function seedIngredients(dataPath: string, ingredients: readonly CreateIn
   }
 }
 
-/** One formula in the input shape of `feedbase import formulas` (DESIGN section 5). */
-export interface FormulaImport {
-  id: string;
-  name: string;
-  species: string;
-  subcategory: string;
-  batchSize: number;
-  createdAt: string;
-  ingredients: { name: string; percent: number }[];
-  constraints: { nutrients: { key: string; min: number | null; max: number | null }[]; ingredients: { name: string; min: number | null; max: number | null }[] };
-}
+/** One formula in the input shape of `feedbase import formulas` (DESIGN section 5); the generator always names its id. */
+type FormulaImport = z.input<typeof formulaImport> & { id: string };
 
 const SPECIES: readonly [string, readonly string[]][] = [
   ["Poultry", ["Broiler starter", "Broiler grower", "Broiler finisher", "Layer"]],
