@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
+import { eventually, ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
+import { independentHex, startRecorder } from "./helpers/webhooks.ts";
 
 const EXE = join(ROOT, "dist", "feedbase");
 
@@ -19,11 +20,15 @@ async function exe(args: string[], cwd: string, env: Record<string, string> = {}
 }
 
 describe("the compiled executable (dist/feedbase)", () => {
-  test("serve, key create, health and a price update work", async () => {
+  test("serve, key create, a webhook, health and a price update work", async () => {
     const tmp = tempDir();
+    const receiver = startRecorder();
     try {
       const s = await spawnServe(tmp.dataPath, { command: [EXE] });
       try {
+        const hook = await exe(["webhook", "add", receiver.url, "--json", "--data", tmp.dataPath], tmp.dir);
+        expect(hook.code).toBe(0);
+        const { secret } = JSON.parse(hook.stdout);
         const created = await exe(["key", "create", "--write", "--json", "--data", tmp.dataPath], tmp.dir);
         expect(created.code).toBe(0);
         const { key } = JSON.parse(created.stdout);
@@ -35,10 +40,16 @@ describe("the compiled executable (dist/feedbase)", () => {
         const put = await fetch(s.url + "/v1/prices/Maize", { method: "PUT", headers, body: JSON.stringify({ price: 214.5 }) });
         expect(put.status).toBe(200);
         expect((await put.json()).data.price).toBe(214.5);
+        await eventually(() => receiver.requests.length === 2);
+        const [added, changed] = receiver.requests;
+        expect(added!.headers["x-webhook-event"]).toBe("ingredient.added");
+        expect(changed!.json).toMatchObject({ ingredient: "Maize", old_price: 210, new_price: 214.5 });
+        expect(changed!.headers["x-webhook-signature"]).toBe(independentHex(secret, changed!.bytes));
       } finally {
         expect(await s.stop()).toBe(0);
       }
     } finally {
+      await receiver.stop();
       tmp.cleanup();
     }
   });
