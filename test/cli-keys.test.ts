@@ -132,11 +132,17 @@ describe("data file handling", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('"slug":"default"');
   });
-  test("version needs no data file; help has examples", async () => {
+  test("version needs no data file; every command's help has examples", async () => {
     const v = await cli(["version"]);
     expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    const help = await cli(["key", "create", "--help"]);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain("Examples:");
+    // Every command's help carries an example.
+    const program = (await import("../cli/program.ts")).buildProgram();
+    const leaves = program.commands.flatMap((c) => (c.commands.length > 0 ? c.commands.map((s) => [c.name(), s.name()]) : [[c.name()]]));
+    expect(leaves.length).toBeGreaterThan(25);
+    for (const path of leaves.filter((p) => p[0] !== "help")) {
+      const help = await cli([...path, "--help"]);
+      expect(help.code).toBe(0);
+      expect(help.stdout, path.join(" ")).toContain("Examples:");
+    }
   });
 });
