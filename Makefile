@@ -24,8 +24,9 @@ run: $(EXE)
 	     echo "  $(EXE) key create --data $(DATA) --write"; fi
 	@exec $(EXE) serve --data $(DATA) --port $(PORT)
 
+# Tests start real servers and subprocesses: on a loaded 2-core machine they need more than bun's 5 s default.
 test: $(DEPS) $(EXE)
-	$(BUN) test
+	$(BUN) test --timeout 30000
 
 check: $(DEPS)
 	$(BUN) x tsc --noEmit -p tsconfig.json
