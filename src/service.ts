@@ -41,8 +41,8 @@ export function startService(options: ServiceOptions): RunningService {
   const db = openDatabase(options.dataPath, { create: true });
   const version = new DataVersion(db);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
-  const writes = new WriteQueue(db, () => {
-    version.touch();
+  const writes = new WriteQueue(db, (affectsReads) => {
+    if (affectsReads) version.touch();
     deliveries.wake();
   });
   const deliveries = startDeliveryLoop({ db, writes, logger, clock, ...(options.webhooks ? { tuning: options.webhooks } : {}) });

@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 
 interface Pending {
   work: () => unknown;
+  affectsReads: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -23,15 +24,21 @@ export class WriteQueue {
 
   constructor(
     private readonly db: Database,
-    /** Called after each commit that ran at least one write (caches are refreshed, the delivery loop woken). */
-    private readonly afterCommit: () => void = () => {},
+    /**
+     * Called after each commit (the delivery loop is woken); `affectsReads` is false when every write in
+     * it said it changes nothing a reader is served, so cached bodies stay valid.
+     */
+    private readonly afterCommit: (affectsReads: boolean) => void = () => {},
   ) {}
 
-  /** Queue a write; it must only touch the database (no awaits), as it runs inside the shared transaction. */
-  run<T>(work: () => T): Promise<T> {
+  /**
+   * Queue a write; it must only touch the database (no awaits), as it runs inside the shared transaction.
+   * Pass `affectsReads: false` for bookkeeping no API read shows (webhook delivery outcomes).
+   */
+  run<T>(work: () => T, affectsReads = true): Promise<T> {
     if (this.closed) return Promise.reject(new Error("the write queue is closed (shutting down)"));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ work, affectsReads, resolve: resolve as (v: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -71,7 +78,7 @@ export class WriteQueue {
       for (const op of batch) op.reject(error);
       return;
     }
-    this.afterCommit();
+    this.afterCommit(batch.some((op) => op.affectsReads));
     batch.forEach((op, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) op.resolve(outcome.value);

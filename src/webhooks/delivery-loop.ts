@@ -223,11 +223,12 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
    * until written, so no scan can take the delivery again before its outcome is stored.
    */
   function persist(outcome: AttemptOutcome, disable: string | null): Promise<boolean> {
+    // No API read shows deliveries or webhooks, so cached bodies stay valid across these commits.
     return writes.run(() => {
       const recorded = finishAttempt(db, outcome);
       if (recorded && disable !== null) setWebhookEnabled(db, disable, false, `receiver answered 410 Gone at ${outcome.now}`);
       return recorded;
-    });
+    }, false);
   }
 
   async function attempt(delivery: DueDelivery, controller: AbortController): Promise<void> {
