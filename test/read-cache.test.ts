@@ -47,6 +47,17 @@ describe("cached read bodies", () => {
     }
   });
 
+  test("cached lists keep filters apart: absent, empty and odd filter values are different bodies", async () => {
+    const count = async (query: string) => (await (await t.request("GET", `/v1/ingredients${query}`, { key: read })).json()).count;
+    const all = await count("");
+    expect(all).toBeGreaterThan(0);
+    expect(await count("?category=")).toBe(0);
+    expect(await count("?category=%01")).toBe(0);
+    expect(await count("?category=General%00x")).toBe(0);
+    expect(await count("")).toBe(all);
+    expect(await count("?category=General")).toBe(all);
+  });
+
   test("timestamps stay per request while the body is cached", async () => {
     const a = await (await t.request("GET", "/v1/ingredients", { key: read })).json();
     await Bun.sleep(2);

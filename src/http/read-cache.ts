@@ -27,3 +27,10 @@ export class ReadCache<V> {
     return value as B;
   }
 }
+
+/**
+ * An unambiguous cache key from the parts a body depends on (filter values are caller-chosen text,
+ * so no separator character is safe; absent and empty filters must differ too).
+ * @example cacheKey("prices", 1, undefined, true) // '["prices",1,null,true]'
+ */
+export const cacheKey = (...parts: unknown[]): string => JSON.stringify(parts);

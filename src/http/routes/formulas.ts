@@ -2,13 +2,13 @@ import { formulaQuery } from "../../schemas/formulas.ts";
 import { parseInput } from "../../schemas/problem.ts";
 import { listFormulas, requireFormula } from "../../store/formulas.ts";
 import { jsonReply, openBody } from "../envelope.ts";
+import { cacheKey } from "../read-cache.ts";
 import type { Handler, Route } from "../router.ts";
 
 /** Summaries only (the spec's list item), newest first. */
 const list: Handler = (ctx) => {
   const filters = ctx.query.size === 0 ? {} : parseInput(formulaQuery, Object.fromEntries(ctx.query));
-  const key = `formulas\u0000${ctx.key.workspaceId}\u0000${filters.species ?? "\u0001"}\u0000${filters.subcategory ?? "\u0001"}`;
-  const body = ctx.cached(key, () => {
+  const body = ctx.cached(cacheKey("formulas", ctx.key.workspaceId, filters.species, filters.subcategory), () => {
     const data = listFormulas(ctx.db, ctx.key.workspaceId, filters);
     return openBody(data, { count: data.length });
   });
@@ -17,7 +17,7 @@ const list: Handler = (ctx) => {
 
 const detail: Handler = (ctx) => {
   const id = ctx.params[0]!;
-  const body = ctx.cached(`formula\u0000${ctx.key.workspaceId}\u0000${id}`, () => openBody(requireFormula(ctx.db, ctx.key.workspaceId, id)));
+  const body = ctx.cached(cacheKey("formula", ctx.key.workspaceId, id), () => openBody(requireFormula(ctx.db, ctx.key.workspaceId, id)));
   return jsonReply(200, body.at(ctx.timestamp));
 };
 

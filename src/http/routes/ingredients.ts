@@ -3,13 +3,13 @@ import { parseInput } from "../../schemas/problem.ts";
 import { createIngredient, listIngredients, listPools, listPrices, requireIngredient, updatePrice, type IngredientFilters } from "../../store/ingredients.ts";
 import { readJsonObject } from "../body.ts";
 import { jsonReply, okBody, openBody } from "../envelope.ts";
+import { cacheKey } from "../read-cache.ts";
 import type { Handler, RequestContext, Route } from "../router.ts";
 
 const filtersOf = (ctx: RequestContext): IngredientFilters => (ctx.query.size === 0 ? {} : parseInput(ingredientQuery, Object.fromEntries(ctx.query)));
 const actorOf = (ctx: RequestContext) => ({ workspaceId: ctx.key.workspaceId, keyId: ctx.key.id, now: ctx.timestamp });
-/** Cache key of a list: the workspace and the filters fully determine the body (\u0001 marks an absent filter, unlike `?category=`). */
-const listKey = (kind: string, ctx: RequestContext, f: IngredientFilters) =>
-  `${kind}\u0000${ctx.key.workspaceId}\u0000${f.category ?? "\u0001"}\u0000${f.inStock ?? "\u0001"}`;
+/** Cache key of a list: the workspace and the filters fully determine the body. */
+const listKey = (kind: string, ctx: RequestContext, f: IngredientFilters) => cacheKey(kind, ctx.key.workspaceId, f.category, f.inStock);
 
 const list: Handler = (ctx) => {
   const filters = filtersOf(ctx);
@@ -22,7 +22,7 @@ const list: Handler = (ctx) => {
 
 const detail: Handler = (ctx) => {
   const name = ctx.params[0]!;
-  const body = ctx.cached(`ingredient\u0000${ctx.key.workspaceId}\u0000${name}`, () => openBody(requireIngredient(ctx.db, ctx.key.workspaceId, name)));
+  const body = ctx.cached(cacheKey("ingredient", ctx.key.workspaceId, name), () => openBody(requireIngredient(ctx.db, ctx.key.workspaceId, name)));
   return jsonReply(200, body.at(ctx.timestamp));
 };
 
