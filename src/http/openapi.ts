@@ -31,6 +31,12 @@ const ERROR_TEXT: Record<number, string> = {
 
 const nameParam = { name: "name", in: "path", required: true, description: "URL-encoded ingredient name, decoded once (`%2F` is a `/` inside the name).", schema: { type: "string" } };
 
+/** The optional, additive filters of the ingredient list and the price list. */
+const INGREDIENT_FILTERS: Operation["query"] = {
+  category: { description: "Only this category (exact, case-sensitive).", schema: z.string() },
+  inStock: { description: "Only in-stock (`true`) or out-of-stock (`false`) ingredients.", schema: z.enum(["true", "false"]) },
+};
+
 /** Every operation of the v1 surface; test/openapi.test.ts checks this list against the router's. */
 export const OPERATIONS: Operation[] = [
   { method: "get", path: "/v1/health", summary: "Service status and version", ok: { status: 200, description: "Healthy", schema: R.health }, errors: [401] },
@@ -39,10 +45,7 @@ export const OPERATIONS: Operation[] = [
     path: "/v1/ingredients",
     summary: "List all ingredients of the workspace",
     description: "Ordered by name (case-insensitive, ties by bytes). `nutrients` is a count in this view. `pools` lists every category of the workspace whatever the filters. No pagination.",
-    query: {
-      category: { description: "Only this category (exact, case-sensitive).", schema: z.string() },
-      inStock: { description: "Only in-stock (`true`) or out-of-stock (`false`) ingredients.", schema: z.enum(["true", "false"]) },
-    },
+    query: INGREDIENT_FILTERS,
     ok: { status: 200, description: "The ingredient list", schema: R.ingredientList },
     errors: [400, 401],
   },
@@ -75,10 +78,7 @@ export const OPERATIONS: Operation[] = [
     method: "get",
     path: "/v1/prices",
     summary: "Simplified price and stock list",
-    query: {
-      category: { description: "Only this category (exact).", schema: z.string() },
-      inStock: { description: "Only in-stock or out-of-stock.", schema: z.enum(["true", "false"]) },
-    },
+    query: INGREDIENT_FILTERS,
     ok: { status: 200, description: "The price list (no timestamp, as the spec has it)", schema: R.priceList },
     errors: [400, 401],
   },
