@@ -37,6 +37,15 @@ const INGREDIENT_FILTERS: Operation["query"] = {
   inStock: { description: "Only in-stock (`true`) or out-of-stock (`false`) ingredients.", schema: z.enum(["true", "false"]) },
 };
 
+/** PUT on /v1/ingredients/:name and /v1/prices/:name: the spec makes them one operation. */
+const PRICE_UPDATE: Omit<Operation, "path" | "summary"> = {
+  method: "put",
+  description: "Fires `price.updated` when the price changes; a stock-only change or a repeated price fires nothing. Never creates.",
+  body: updatePriceBody,
+  ok: { status: 200, description: "Updated", schema: R.ingredientWritten },
+  errors: [400, 401, 403, 404, 413],
+};
+
 /** Every operation of the v1 surface; test/openapi.test.ts checks this list against the router's. */
 export const OPERATIONS: Operation[] = [
   { method: "get", path: "/v1/health", summary: "Service status and version", ok: { status: 200, description: "Healthy", schema: R.health }, errors: [401] },
@@ -65,15 +74,7 @@ export const OPERATIONS: Operation[] = [
     ok: { status: 200, description: "The ingredient", schema: R.ingredientRead },
     errors: [400, 401, 404],
   },
-  {
-    method: "put",
-    path: "/v1/ingredients/:name",
-    summary: "Update an ingredient's price and optionally its stock status (write permission)",
-    description: "Fires `price.updated` when the price changes; a stock-only change or a repeated price fires nothing. Never creates.",
-    body: updatePriceBody,
-    ok: { status: 200, description: "Updated", schema: R.ingredientWritten },
-    errors: [400, 401, 403, 404, 413],
-  },
+  { ...PRICE_UPDATE, path: "/v1/ingredients/:name", summary: "Update an ingredient's price and optionally its stock status (write permission)" },
   {
     method: "get",
     path: "/v1/prices",
@@ -82,14 +83,7 @@ export const OPERATIONS: Operation[] = [
     ok: { status: 200, description: "The price list (no timestamp, as the spec has it)", schema: R.priceList },
     errors: [400, 401],
   },
-  {
-    method: "put",
-    path: "/v1/prices/:name",
-    summary: "Same operation as PUT /v1/ingredients/{name}",
-    body: updatePriceBody,
-    ok: { status: 200, description: "Updated", schema: R.ingredientWritten },
-    errors: [400, 401, 403, 404, 413],
-  },
+  { ...PRICE_UPDATE, path: "/v1/prices/:name", summary: "Same operation as PUT /v1/ingredients/{name} (write permission)" },
   {
     method: "get",
     path: "/v1/formulas",
