@@ -5,6 +5,7 @@ import { checkConstraints, computeFormula } from "../src/domain/formula-math.ts"
 import { openDatabase } from "../src/store/db.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { listIngredientDetails } from "../src/store/ingredients.ts";
+import { pricesInEffect } from "../src/store/price-history.ts";
 import { listKeys } from "../src/store/keys.ts";
 import { cli, ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
 
@@ -33,10 +34,11 @@ describe("feedbase demo", () => {
     expect(existsSync(data)).toBe(true);
   });
 
-  test("every formula, recomputed from the ingredient data in the data file, sums to 100 and meets all its constraints", () => {
+  test("every formula, recomputed from the ingredient data in the data file at the prices of its day, sums to 100 and meets all its constraints", () => {
     const db = openDatabase(data, { create: false });
     const ingredients = listIngredientDetails(db, 1);
     const formulas = listFormulaDetails(db, 1);
+    const pricesOfItsDay = new Map(formulas.map((f) => [f.id, pricesInEffect(db, 1, f.createdAt)]));
     db.close();
 
     expect(ingredients.length).toBe(DEMO_INGREDIENTS);
@@ -57,10 +59,10 @@ describe("feedbase demo", () => {
         ingredients: f.ingredients.map((row) => {
           const ingredient = byName.get(row.name);
           if (!ingredient) throw new Error(`${f.id}: ${row.name} is not in the data file`);
-          return { name: row.name, percent: row.percent, price: ingredient.price, nutrients: ingredient.nutrients };
+          return { name: row.name, percent: row.percent, price: pricesOfItsDay.get(f.id)!.get(row.name)!, nutrients: ingredient.nutrients };
         }),
       });
-      // What the API serves is exactly what the ingredient data gives.
+      // What the API serves is exactly what the ingredient data and its price history give.
       expect(f.ingredients).toEqual(recomputed.ingredients);
       expect(f.nutrients).toEqual(recomputed.nutrients);
       expect(f.totalCost).toBe(recomputed.totalCost);
