@@ -3,6 +3,7 @@ import { VERSION } from "../version.ts";
 import { createIngredientBody, updatePriceBody } from "../schemas/ingredients.ts";
 import * as R from "../schemas/responses.ts";
 import * as F from "../schemas/formulas.ts";
+import * as H from "../schemas/history.ts";
 
 type Method = "get" | "post" | "put";
 
@@ -28,6 +29,8 @@ const ERROR_TEXT: Record<number, string> = {
   413: "Request body over 1 MiB.",
   500: "Internal server error (details are only in the server log, under the request id).",
 };
+
+const instantText = "ISO 8601 date-time with a time zone, compared at millisecond precision; a bad value is 400 `<name> must be an ISO 8601 date-time`.";
 
 const nameParam = { name: "name", in: "path", required: true, description: "URL-encoded ingredient name, decoded once (`%2F` is a `/` inside the name).", schema: { type: "string" } };
 
@@ -79,9 +82,22 @@ export const OPERATIONS: Operation[] = [
     method: "get",
     path: "/v1/prices",
     summary: "Simplified price and stock list",
-    query: INGREDIENT_FILTERS,
+    description: "With `at`: the list as it stood then (ingredients whose first price entry is at or before `at`, each at its last entry at or before it; today's category). Filters apply to the rows shown.",
+    query: { ...INGREDIENT_FILTERS, at: { description: `The price list as of this instant. ${instantText}`, schema: z.string() } },
     ok: { status: 200, description: "The price list (no timestamp, as the spec has it)", schema: R.priceList },
     errors: [400, 401],
+  },
+  {
+    method: "get",
+    path: "/v1/prices/:name",
+    summary: "An ingredient's price history",
+    description: "Current price and stock, and every recorded change of either, newest first. An unknown name is 404 before any 400 for the query.",
+    query: {
+      from: { description: `Only entries at or after this instant. ${instantText}`, schema: z.string() },
+      to: { description: `Only entries before this instant. ${instantText}`, schema: z.string() },
+    },
+    ok: { status: 200, description: "The history (no timestamp, like the price list)", schema: H.priceHistoryResponse },
+    errors: [400, 401, 404],
   },
   { ...PRICE_UPDATE, path: "/v1/prices/:name", summary: "Same operation as PUT /v1/ingredients/{name} (write permission)" },
   {
@@ -103,6 +119,24 @@ export const OPERATIONS: Operation[] = [
     description: "Amounts in kg (3 decimals), prices per ton, costs (2 decimals), `totalCost` from the unrounded costs, achieved nutrients (4 decimals); all frozen at import.",
     ok: { status: 200, description: "The formula", schema: F.formulaRead },
     errors: [401, 404],
+  },
+  {
+    method: "get",
+    path: "/v1/formulas/:id/cost",
+    summary: "A formula recosted at the prices of an instant",
+    description: "The saved composition at the prices in effect at `at` (today's when absent), row by row against the saved prices. An unknown id is 404 before any 400 for the query.",
+    query: { at: { description: `Cost at the prices in effect at this instant. ${instantText}`, schema: z.string() } },
+    ok: { status: 200, description: "The cost", schema: H.formulaCostResponse },
+    errors: [400, 401, 404],
+  },
+  {
+    method: "get",
+    path: "/v1/reports/cost-changes",
+    summary: "Formulas whose cost moved, with the prices that moved them",
+    description: "Every formula whose cost at current prices differs (at 2 decimals) from its cost at `since`, or from its saved totalCost when `since` is absent.",
+    query: { since: { description: `Compare with the prices in effect at this instant. ${instantText}`, schema: z.string() } },
+    ok: { status: 200, description: "The report", schema: H.costChangesResponse },
+    errors: [400, 401],
   },
   {
     method: "get",
@@ -175,7 +209,7 @@ export function openApiDocument(): Record<string, unknown> {
     post: {
       summary: `${name} webhook`,
       description:
-        "Sent to every enabled webhook registered for the event (`feedbase webhook add`). Verify `X-Webhook-Signature` (hex HMAC-SHA256 of the raw body with the secret) or the Standard Webhooks `webhook-signature`; answer 2xx to acknowledge. At-least-once: de-duplicate by `webhook-id`.",
+        "Sent to every enabled webhook registered for the event (`feedbase webhook add`; `formula.cost_changed` only to those whose --events names it). Verify `X-Webhook-Signature` (hex HMAC-SHA256 of the raw body with the secret) or the Standard Webhooks `webhook-signature`; answer 2xx to acknowledge. At-least-once: de-duplicate by `webhook-id`.",
       parameters: [
         { name: "X-Webhook-Event", in: "header", required: true, schema: { type: "string", const: name } },
         { name: "X-Webhook-Signature", in: "header", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}$" } },
@@ -198,7 +232,11 @@ export function openApiDocument(): Record<string, unknown> {
     servers: [{ url: "/", description: "This feedbase server" }],
     security: [{ ApiKey: [] }],
     paths,
-    webhooks: { "price.updated": event("price.updated", R.priceUpdatedPayload), "ingredient.added": event("ingredient.added", R.ingredientAddedPayload) },
+    webhooks: {
+      "price.updated": event("price.updated", R.priceUpdatedPayload),
+      "ingredient.added": event("ingredient.added", R.ingredientAddedPayload),
+      "formula.cost_changed": event("formula.cost_changed", H.formulaCostChangedPayload),
+    },
     components: {
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "`fbk_` + 40 characters, issued with `feedbase key create`." } },
       headers: RATE_LIMIT_HEADERS,

@@ -4,6 +4,7 @@ import { listFormulas, requireFormula } from "../../store/formulas.ts";
 import { jsonReply, openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import type { Handler, Route } from "../router.ts";
+import { costChangesRead, formulaCostRead } from "./history.ts";
 
 /** Summaries only (the spec's list item), newest first. */
 const list: Handler = (ctx) => {
@@ -25,4 +26,6 @@ const detail: Handler = (ctx) => {
 export const formulaRoutes: Route[] = [
   { path: "/v1/formulas", methods: { GET: list } },
   { path: "/v1/formulas/:id", methods: { GET: detail } },
+  { path: "/v1/formulas/:id/cost", methods: { GET: formulaCostRead } },
+  { path: "/v1/reports/cost-changes", methods: { GET: costChangesRead } },
 ];

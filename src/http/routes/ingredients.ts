@@ -1,10 +1,13 @@
+import { pricesQuery } from "../../schemas/history.ts";
 import { createIngredientBody, ingredientQuery, updatePriceBody } from "../../schemas/ingredients.ts";
 import { parseInput } from "../../schemas/problem.ts";
 import { createIngredient, listIngredients, listPools, listPrices, requireIngredient, updatePrice, type IngredientFilters } from "../../store/ingredients.ts";
+import { pricesAt } from "../../store/price-history.ts";
 import { readJsonObject } from "../body.ts";
 import { jsonReply, okBody, openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import type { Handler, RequestContext, Route } from "../router.ts";
+import { priceHistoryRead } from "./history.ts";
 
 const filtersOf = (ctx: RequestContext): IngredientFilters => (ctx.query.size === 0 ? {} : parseInput(ingredientQuery, Object.fromEntries(ctx.query)));
 const actorOf = (ctx: RequestContext) => ({ workspaceId: ctx.key.workspaceId, keyId: ctx.key.id, now: ctx.timestamp });
@@ -39,11 +42,11 @@ const setPrice: Handler = async (ctx) => {
   return jsonReply(200, okBody(updated));
 };
 
-/** The price list has no `timestamp`: a quirk of the spec that integrators rely on. */
+/** The price list has no `timestamp`: a quirk of the spec that integrators rely on. `?at=`: as it stood then. */
 const prices: Handler = (ctx) => {
-  const filters = filtersOf(ctx);
-  const body = ctx.cached(listKey("prices", ctx, filters), () => {
-    const data = listPrices(ctx.db, ctx.key.workspaceId, filters);
+  const { at, ...filters }: { at?: string | undefined } & IngredientFilters = ctx.query.size === 0 ? {} : parseInput(pricesQuery, Object.fromEntries(ctx.query));
+  const body = ctx.cached(cacheKey("prices", ctx.key.workspaceId, filters.category, filters.inStock, at), () => {
+    const data = at === undefined ? listPrices(ctx.db, ctx.key.workspaceId, filters) : pricesAt(ctx.db, ctx.key.workspaceId, at, filters);
     return openBody(data, { count: data.length });
   });
   return jsonReply(200, body.untimed());
@@ -53,5 +56,5 @@ export const ingredientRoutes: Route[] = [
   { path: "/v1/ingredients", methods: { GET: list, POST: create } },
   { path: "/v1/ingredients/:name", methods: { GET: detail, PUT: setPrice } },
   { path: "/v1/prices", methods: { GET: prices } },
-  { path: "/v1/prices/:name", methods: { PUT: setPrice } },
+  { path: "/v1/prices/:name", methods: { GET: priceHistoryRead, PUT: setPrice } },
 ];
