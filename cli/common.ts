@@ -9,7 +9,7 @@ export class CliFailure extends Error {}
 export class UsageError extends Error {}
 
 /**
- * `--data <file>` with env FEEDBASE_DATA and the default of DESIGN section 1; every data command takes it.
+ * `--data <file>` with env FEEDBASE_DATA and the default of docs/decisions.md#command-line; every data command takes it.
  * @example command.addOption(dataOption())
  */
 export function dataOption(): Option {
@@ -49,7 +49,7 @@ export function oneOf<T extends string>(name: string, choices: readonly T[]): (v
 }
 
 /**
- * Run a command's action and turn failures into DESIGN's exit codes with a one-line reason.
+ * Run a command's action and turn failures into the exit codes of docs/decisions.md#command-line with a one-line reason.
  * @example .action(run(async (opts) => { ... }))
  */
 export function run<A extends unknown[]>(action: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {

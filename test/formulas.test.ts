@@ -95,7 +95,7 @@ describe("GET /v1/formulas", () => {
 });
 
 describe("GET /v1/formulas/:id", () => {
-  test("the detail of DESIGN 5, field by field", async () => {
+  test("the detail of docs/decisions.md#formulas-and-files, field by field", async () => {
     const res = await get("/v1/formulas/broiler-starter");
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -168,7 +168,7 @@ describe("workspace isolation", () => {
   });
 });
 
-describe("DESIGN 9 rounding, on cases where the order of rounding matters", () => {
+describe("The rounding of docs/decisions.md#formulas-and-files, on cases where the order of rounding matters", () => {
   // A workspace of its own, so these formulas stay out of the list tests above.
   let key: string;
   const detail = async (id: string) => (await (await get(`/v1/formulas/${id}`, key)).json()).data;

@@ -54,7 +54,7 @@ afterAll(async () => {
 });
 
 describe("feedbase import ingredients (CSV)", () => {
-  test("reads DESIGN's value forms; the running server sees the rows at once; no events", async () => {
+  test("reads the value forms of docs/decisions.md#formulas-and-files; the running server sees the rows at once; no events", async () => {
     const csv = [
       "\uFEFFname,category,price,inStock,CP,Lys,ME_poultry",
       '"Soybean meal, ""48%"" hipro",Protein meals,462.5,TRUE,48.5,2.96,2440',
@@ -228,7 +228,7 @@ describe("round trips: export, import into a new data file, export again — byt
   test("--format other than json or csv is a usage error (exit 2)", async () => {
     const r = await fb(source, "export", "ingredients", "--format", "xml");
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("Allowed choices are json, csv");
+    expect(r.stderr).toContain("--format must be one of json, csv");
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Computed values of a formula (DESIGN section 9, "Computed values").
+ * Computed values of a formula (docs/decisions.md#formulas-and-files, "Computed values").
  *
  * Pure functions: import, the demo and the tests must all agree to the cent, so every place that
  * derives amounts, costs or achieved nutrients goes through here.
@@ -157,7 +157,7 @@ export function computeFormula(input: {
       percent: row.percent,
       amount,
       price: row.price,
-      // Per DESIGN: cost is derived from the (rounded) amount shown on the same row.
+      // docs/decisions.md#formulas-and-files: cost is derived from the (rounded) amount shown on the same row.
       cost: costOf(amount, row.price),
     };
   });

@@ -35,7 +35,7 @@ export const formulaConstraints = z
   .meta({ id: "FormulaConstraints", description: "Nutrient bounds and ingredient inclusion limits (percent); a null bound is no bound." });
 
 /**
- * One formula of `feedbase import formulas` (DESIGN 5 and 9). Row `price` and the formula's `nutrients`
+ * One formula of `feedbase import formulas` (docs/decisions.md#formulas-and-files). Row `price` and the formula's `nutrients`
  * are a formulator's own figures: kept when given, taken from the ingredient database when absent.
  */
 export const formulaImport = z
@@ -79,7 +79,7 @@ export const formulaSummary = z
   })
   .meta({ id: "FormulaSummary" });
 
-/** `data` of GET /v1/formulas/:id (DESIGN 5): the summary fields first, then composition, nutrients, constraints. */
+/** `data` of GET /v1/formulas/:id (docs/decisions.md#formulas-and-files): the summary fields first, then composition, nutrients, constraints. */
 export const formulaDetail = z
   .strictObject({
     ...formulaSummary.shape,

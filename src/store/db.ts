@@ -38,7 +38,7 @@ export interface OpenOptions {
 }
 
 /**
- * Open the data file with the durability settings of DESIGN section 7 and bring its schema up to date.
+ * Open the data file with the durability settings of docs/decisions.md#storage-and-operations and bring its schema up to date.
  * @example const db = openDatabase("feedbase.db", { create: true });
  */
 export function openDatabase(path: string, options: OpenOptions): Database {
