@@ -1,7 +1,9 @@
 # feedbase — every target works on a machine that has only Node.js and npm:
 # a pinned Bun comes from the npm registry (the `bun` package ships the binary) into .tools/.
 BUN_VERSION := 1.3.14
-DATA ?= data/feedbase.db
+# The admin commands' own default (--data ./feedbase.db), so `dist/feedbase key list` run here reads
+# the file `make run` serves.
+DATA ?= feedbase.db
 PORT ?= 8080
 
 SYSTEM_BUN := $(shell command -v bun 2>/dev/null)
@@ -36,8 +38,12 @@ endef
 run: $(EXE)
 	@mkdir -p $(dir $(DATA))
 	@if [ ! -f $(DATA) ]; then $(EXE) demo --data $(DATA) --port $(PORT); \
-	else echo "Using $(DATA). Keys are stored only as hashes; make one with:"; \
-	     echo "  $(EXE) key create --data $(DATA) --write"; fi
+	else echo "Using $(DATA). Keys are stored only as hashes: make a new one with the first command below."; fi
+	@echo "Admin commands for this server (run them here, in another terminal; the README's feedbase is $(EXE) until installed):"
+	@echo "  $(EXE) key create --write --data $(DATA)"
+	@echo "  $(EXE) key list --data $(DATA)"
+	@echo "  $(EXE) webhook add http://127.0.0.1:9090/ --data $(DATA)"
+	@echo "  $(EXE) webhook deliveries --data $(DATA)"
 	@exec $(EXE) serve --data $(DATA) --port $(PORT)
 
 # Tests start real servers and subprocesses: on a loaded 2-core machine they need more than bun's 5 s default.
