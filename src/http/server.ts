@@ -27,6 +27,8 @@ export interface HttpServerOptions {
   writes: WriteQueue;
   /** Tells cached bodies when the data may have changed; the service touches it after each commit. */
   version: DataVersion;
+  /** One info line per request (default on); rate-limit refusals are logged at warn either way. */
+  accessLog?: boolean;
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
@@ -45,6 +47,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   const clock = options.clock ?? systemClock;
   const router = new Router(options.routes);
   const { version, writes } = options;
+  const accessLog = options.accessLog ?? true;
   const keys = new ReadCache<KeyAuth>();
   const bodies = new ReadCache<PreparedBody>();
   // Requests in the same millisecond share one timestamp string (and so one finished cached body).
@@ -53,6 +56,8 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   interface Caller {
     key: KeyAuth | null;
     limitHeaders: Record<string, string> | null;
+    /** The limit a refused request exceeded: its log line is the warn one. */
+    refusedLimit: number | null;
   }
 
   /** Everything up to the handler; synchronous where the handler is, so GETs need no promise. */
@@ -69,8 +74,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     const decision = options.limiter.check(key.id, key.rateLimit);
     caller.limitHeaders = rateLimitHeaders(decision, now);
     if (!decision.allowed) {
-      // A 401 for a limit looks like a revoked key to an integrator; the warn line tells the admin which.
-      logger.log("warn", "rate limit exceeded", { keyId: key.id, limit: decision.limit });
+      caller.refusedLimit = decision.limit;
       throw new HttpError(401, "Rate limit exceeded", { "Retry-After": String(Math.max(1, decision.resetSeconds)) });
     }
     const match = router.match(req.method, path);
@@ -104,15 +108,19 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     const headers: Record<string, string> = { "Content-Type": "application/json", "X-Request-Id": requestId };
     if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
     if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
-    if (path !== "/healthz") {
-      logger.log("info", "request", {
+    if (path !== "/healthz" && (accessLog || caller.refusedLimit !== null)) {
+      const line = {
         requestId,
         method: req.method,
         path,
         status: reply.status,
         ms: Math.round((performance.now() - started) * 1000) / 1000,
         keyId: caller.key?.id ?? null,
-      });
+      };
+      // One line per request. A 401 for a limit looks like a revoked key to an integrator: the refusal's
+      // line is a warn naming the limit, so the admin can tell which (and sees it with the access log off).
+      if (caller.refusedLimit === null) logger.log("info", "request", line);
+      else logger.log("warn", "rate limit exceeded", { ...line, limit: caller.refusedLimit });
     }
     return new Response(reply.body, { status: reply.status, headers });
   }
@@ -133,7 +141,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       const query = queryStart === -1 ? "" : url.slice(queryStart + 1);
       const given = req.headers.get("x-request-id");
       const requestId = given !== null && REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
-      const caller: Caller = { key: null, limitHeaders: null };
+      const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null };
       let outcome: Reply | Promise<Reply>;
       try {
         outcome = handle(req, path, query, caller);
