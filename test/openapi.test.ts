@@ -29,7 +29,8 @@ describe("OpenAPI document", () => {
 
   test("every route and method the router serves is documented, and nothing else", async () => {
     const doc = JSON.parse((await cli(["openapi"])).stdout);
-    const served = routes.flatMap((r) => Object.keys(r.methods).map((m) => `${m.toLowerCase()} ${r.path.replace(/:([a-zA-Z]+)/g, "{$1}")}`)).sort();
+    const probes = ["get /healthz", "get /readyz"];
+    const served = [...probes, ...routes.flatMap((r) => Object.keys(r.methods).map((m) => `${m.toLowerCase()} ${r.path.replace(/:([a-zA-Z]+)/g, "{$1}")}`))].sort();
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
       .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))
       .sort();

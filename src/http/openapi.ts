@@ -27,6 +27,41 @@ const ERROR_TEXT: Record<number, string> = {
   409: "An ingredient with that name already exists.",
   413: "Request body over 1 MiB.",
   500: "Internal server error (details are only in the server log, under the request id).",
+  503: "Storage full: the data file's disk has no room, nothing was written; send it again after Retry-After.",
+};
+
+const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "Seconds to wait before sending the write again." };
+
+/** The probes for supervisors and load balancers: outside /v1, no key, not rate-limited, not logged. */
+const PROBE_PATHS = {
+  "/healthz": {
+    get: {
+      summary: "Liveness: the process answers",
+      operationId: "getHealthz",
+      security: [],
+      responses: { "200": { description: "Alive", content: { "text/plain": { schema: { type: "string", const: "ok" } } } } },
+    },
+  },
+  "/readyz": {
+    get: {
+      summary: "Readiness: the database answers a read, a write can commit, the delivery loop ran in the last 5 s, the disk has room",
+      operationId: "getReadyz",
+      security: [],
+      responses: {
+        "200": { description: "Ready", content: { "text/plain": { schema: { type: "string", const: "ready" } } } },
+        "503": {
+          description: "Not ready; `failed` lists the failed checks: `database read`, `write commit`, `storage full`, `delivery loop`.",
+          content: {
+            "application/json": {
+              schema: {
+                allOf: [{ $ref: "#/components/schemas/Error" }, { type: "object", required: ["failed"], properties: { failed: { type: "array", items: { type: "string" } } } }],
+              },
+            },
+          },
+        },
+      },
+    },
+  },
 };
 
 const nameParam = { name: "name", in: "path", required: true, description: "URL-encoded ingredient name, decoded once (`%2F` is a `/` inside the name).", schema: { type: "string" } };
@@ -43,7 +78,7 @@ const PRICE_UPDATE: Omit<Operation, "path" | "summary"> = {
   description: "Fires `price.updated` when the price changes; a stock-only change or a repeated price fires nothing. Never creates.",
   body: updatePriceBody,
   ok: { status: 200, description: "Updated", schema: R.ingredientWritten },
-  errors: [400, 401, 403, 404, 413],
+  errors: [400, 401, 403, 404, 413, 503],
 };
 
 /** Every operation of the v1 surface; test/openapi.test.ts checks this list against the router's. */
@@ -65,7 +100,7 @@ export const OPERATIONS: Operation[] = [
     description: "Fires `ingredient.added`. The name is trimmed and must be unique in the workspace.",
     body: createIngredientBody,
     ok: { status: 201, description: "Created", schema: R.ingredientWritten, headers: { Location: "URL of the new ingredient" } },
-    errors: [400, 401, 403, 409, 413],
+    errors: [400, 401, 403, 409, 413, 503],
   },
   {
     method: "get",
@@ -157,7 +192,7 @@ export function openApiDocument(): Record<string, unknown> {
     for (const status of [...op.errors, 405, 500]) {
       responses[status] = {
         description: ERROR_TEXT[status],
-        headers: status === 401 ? { "Retry-After": { description: "On a rate-limit refusal: seconds to wait.", schema: { type: "integer" } } } : status === 405 ? { Allow: { description: "The methods this path serves.", schema: { type: "string" } } } : {},
+        headers: RETRY_AFTER[status] ? { "Retry-After": { description: RETRY_AFTER[status], schema: { type: "integer" } } } : status === 405 ? { Allow: { description: "The methods this path serves.", schema: { type: "string" } } } : {},
         content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
       };
     }
@@ -197,7 +232,7 @@ export function openApiDocument(): Record<string, unknown> {
     },
     servers: [{ url: "/", description: "This feedbase server" }],
     security: [{ ApiKey: [] }],
-    paths,
+    paths: { ...paths, ...PROBE_PATHS },
     webhooks: { "price.updated": event("price.updated", R.priceUpdatedPayload), "ingredient.added": event("ingredient.added", R.ingredientAddedPayload) },
     components: {
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "`fbk_` + 40 characters, issued with `feedbase key create`." } },

@@ -27,7 +27,12 @@ export interface HttpServerOptions {
   writes: WriteQueue;
   /** Tells cached bodies when the data may have changed; the service touches it after each commit. */
   version: DataVersion;
+  /** `GET /readyz`: src/http/readiness.ts. */
+  ready: () => Promise<Reply>;
 }
+
+/** Probes for supervisors and load balancers: no key, no rate limit, not logged. */
+const PROBES = new Set(["/healthz", "/readyz"]);
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
 /** Shared by every request without a query string; handlers only read it. */
@@ -57,8 +62,9 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
 
   /** Everything up to the handler; synchronous where the handler is, so GETs need no promise. */
   function handle(req: Request, path: string, query: string, caller: Caller): Reply | Promise<Reply> {
-    if (path === "/healthz") {
+    if (PROBES.has(path)) {
       if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "Method not allowed", { Allow: "GET, HEAD" });
+      if (path === "/readyz") return options.ready();
       return { status: 200, body: "ok", headers: { "Content-Type": "text/plain" } };
     }
     if (path !== "/v1" && !path.startsWith("/v1/")) throw new HttpError(404, "Not found");
@@ -104,7 +110,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     const headers: Record<string, string> = { "Content-Type": "application/json", "X-Request-Id": requestId };
     if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
     if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
-    if (path !== "/healthz") {
+    if (!PROBES.has(path)) {
       logger.log("info", "request", {
         requestId,
         method: req.method,
