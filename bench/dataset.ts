@@ -83,7 +83,7 @@ export function seedIngredients(dataPath: string, ingredients: readonly CreateIn
   }
 }
 
-/** One formula in the input shape of `feedbase import formulas` (DESIGN section 5); the generator always names its id. */
+/** One formula in the input shape of `feedbase import formulas` (docs/decisions.md#formulas-and-files); the generator always names its id. */
 type FormulaImport = z.input<typeof formulaImport> & { id: string };
 
 const SPECIES: readonly [string, readonly string[]][] = [

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
-import { DataFileMissingError, isStorageFull, openDatabase } from "../src/store/db.ts";
+import { DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
 
 /** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
 export class CliFailure extends Error {}
@@ -9,7 +9,7 @@ export class CliFailure extends Error {}
 export class UsageError extends Error {}
 
 /**
- * `--data <file>` with env FEEDBASE_DATA and the default of DESIGN section 1; every data command takes it.
+ * `--data <file>` with env FEEDBASE_DATA and the default of docs/decisions.md#command-line; every data command takes it.
  * @example command.addOption(dataOption())
  */
 export function dataOption(): Option {
@@ -36,7 +36,20 @@ export function intInRange(name: string, min: number, max: number): (value: stri
 }
 
 /**
- * Run a command's action and turn failures into DESIGN's exit codes with a one-line reason.
+ * A commander value parser for a fixed set of words, in any case (`--format CSV` is `csv`), as the
+ * CSV import reads `inStock`; anything else is a usage error (exit 2) listing the choices.
+ * @example new Option("--format <format>", "json or csv").argParser(oneOf("--format", ["json", "csv"]))
+ */
+export function oneOf<T extends string>(name: string, choices: readonly T[]): (value: string) => T {
+  return (value) => {
+    const word = value.toLowerCase() as T;
+    if (!choices.includes(word)) throw new InvalidArgumentError(`${name} must be one of ${choices.join(", ")} (any case)`);
+    return word;
+  };
+}
+
+/**
+ * Run a command's action and turn failures into the exit codes of docs/decisions.md#command-line with a one-line reason.
  * @example .action(run(async (opts) => { ... }))
  */
 export function run<A extends unknown[]>(action: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
@@ -48,7 +61,7 @@ export function run<A extends unknown[]>(action: (...args: A) => void | Promise<
       const known =
         usage ||
         error instanceof CliFailure ||
-        error instanceof DataFileMissingError ||
+        error instanceof DataFileError ||
         error instanceof NotFoundError ||
         error instanceof ConflictError ||
         error instanceof ValidationError;

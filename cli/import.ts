@@ -95,7 +95,7 @@ export function registerImport(program: Command): void {
           printRows(saved, [["ID", (f) => f.id], ["NAME", (f) => f.name], ["TOTAL COST", (f) => f.totalCost.toFixed(2)]], false);
           // Not a rejection: a saved formula is the formulator's record, but the admin should know.
           for (const f of saved) {
-            const missed = checkConstraints(f).map((v) => `${v.target} ${v.value} ${v.bound === "min" ? "<" : ">"} ${v.bound} ${v.limit}`);
+            const missed = checkConstraints(f).map((v) => `${v.target} ${v.value ?? "undefined (denominator 0)"} ${v.bound === "min" ? "<" : ">"} ${v.bound} ${v.limit}`);
             if (missed.length > 0) process.stderr.write(`warning: ${f.id} does not meet its constraints: ${missed.join(", ")}\n`);
           }
         }),

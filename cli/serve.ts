@@ -17,6 +17,33 @@ interface ServeOptions {
   retrySchedule?: number[];
 }
 
+/** A PEM file named by an option; a missing, unreadable or non-PEM one is refused in one line. */
+function readPem(option: string, file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const cause = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "it is a directory" : (error as Error).message;
+    throw new CliFailure(`Cannot read ${option} ${file}: ${cause}`);
+  }
+  if (!text.includes("-----BEGIN ")) throw new CliFailure(`${option} ${file} is not a PEM file (no -----BEGIN line)`);
+  return text;
+}
+
+/** Start the service; the TLS library's refusal of a certificate or key becomes one line naming both files. */
+function start(options: Parameters<typeof startService>[0], opts: ServeOptions): ReturnType<typeof startService> {
+  try {
+    return startService(options);
+  } catch (error) {
+    const message = (error as Error).message ?? "";
+    if (options.tls && /SSL|PEM|X509|key/i.test(message)) {
+      throw new CliFailure(`TLS refused --tls-cert ${opts.tlsCert} / --tls-key ${opts.tlsKey}: ${message.replace(/\s+/g, " ")}`);
+    }
+    throw error;
+  }
+}
+
 /** `feedbase serve`: the API (and webhook delivery) until SIGINT/SIGTERM. */
 export function registerServe(program: Command): void {
   const command = program
@@ -38,9 +65,9 @@ export function registerServe(program: Command): void {
             `Refusing plain HTTP on ${opts.host}: give --tls-cert and --tls-key, put a TLS proxy on this host and bind 127.0.0.1, or pass --insecure-http`,
           );
         }
-        const tls = opts.tlsCert && opts.tlsKey ? { cert: readFileSync(opts.tlsCert, "utf8"), key: readFileSync(opts.tlsKey, "utf8") } : undefined;
+        const tls = opts.tlsCert && opts.tlsKey ? { cert: readPem("--tls-cert", opts.tlsCert), key: readPem("--tls-key", opts.tlsKey) } : undefined;
         const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
-        const service = startService({ dataPath: opts.data, host: opts.host, port: opts.port, webhooks, ...(tls ? { tls } : {}) });
+        const service = start({ dataPath: opts.data, host: opts.host, port: opts.port, webhooks, ...(tls ? { tls } : {}) }, opts);
         service.logger.log("info", "listening", { url: service.url.href, data: opts.data });
         let stopping = false;
         const stop = async () => {

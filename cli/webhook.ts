@@ -7,7 +7,7 @@ import { EVENT_TYPES, createWebhook, listWebhooks, pendingCount, removeWebhook, 
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { parseRetrySchedule } from "../src/webhooks/retry.ts";
 import { generateSecret, validateSuppliedSecret } from "../src/webhooks/sign.ts";
-import { CliFailure, UsageError, dataOption, intInRange, openExisting, printRows, run, withExamples } from "./common.ts";
+import { CliFailure, UsageError, dataOption, intInRange, oneOf, openExisting, printRows, run, withExamples } from "./common.ts";
 
 /**
  * A secret an admin supplies: `--secret-file` (its trailing newline is not part of the secret), else
@@ -52,7 +52,7 @@ export function retryScheduleOption(): Option {
 }
 
 function parseEvents(value: string): EventType[] {
-  const names = [...new Set(value.split(",").map((e) => e.trim()))];
+  const names = [...new Set(value.split(",").map((e) => e.trim().toLowerCase()))];
   for (const name of names) {
     if (!EVENT_TYPES.includes(name as EventType)) throw new InvalidArgumentError(`Unknown event "${name}" (events: ${EVENT_TYPES.join(", ")})`);
   }
@@ -201,7 +201,7 @@ export function registerWebhook(program: Command): void {
     group
       .command("deliveries")
       .description("list deliveries, newest event first: attempts, last status code and error, next attempt")
-      .addOption(new Option("--status <status>", "only this status").choices(["pending", "delivered", "failed"]))
+      .addOption(new Option("--status <status>", "only this status: pending, delivered or failed, any case").argParser(oneOf("--status", ["pending", "delivered", "failed"])))
       .addOption(new Option("--limit <n>", "at most this many").default(50).argParser(intInRange("--limit", 1, 100_000)))
       .option("--webhook <id>", "only this webhook's")
       .option("--workspace <slug>", "only this workspace's")

@@ -18,7 +18,7 @@ export interface ServiceOptions {
   clock?: Clock;
   logger?: Logger;
   tls?: { cert: string; key: string };
-  /** Webhook retry schedule, retention and limits; DESIGN's defaults when absent. */
+  /** Webhook retry schedule, retention and limits; the defaults of docs/decisions.md#webhooks when absent. */
   webhooks?: Partial<DeliveryTuning>;
 }
 
@@ -51,7 +51,7 @@ export function startService(options: ServiceOptions): RunningService {
     db,
     routes,
     logger,
-    // In memory, per process (DESIGN 3): a restart forgets counts, which only ever lets a key through sooner.
+    // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner.
     limiter: new SlidingWindowLimiter({ clock }),
     host: options.host,
     port: options.port,

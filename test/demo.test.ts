@@ -138,3 +138,27 @@ describe("make run on a new data file", () => {
     }
   });
 });
+
+describe("make run and the admin commands", () => {
+  test("serve the file the admin commands read by default, and print them with its --data", async () => {
+    const defaultRecipe = Bun.spawnSync(["make", "-n", "run"], { cwd: ROOT }).stdout.toString();
+    const served = /exec dist\/feedbase serve --data (\S+)/.exec(defaultRecipe)?.[1];
+    const help = await cli(["key", "list", "--help"]);
+    const cliDefault = /--data <file>.*\(default: "([^"]+)"/.exec(help.stdout)?.[1];
+    expect(served).toBeDefined();
+    expect(cliDefault).toBeDefined();
+    expect(join(ROOT, served!)).toBe(join(ROOT, cliDefault!));
+
+    const data = join(tmp.dir, "admin", "feedbase.db");
+    const recipe = Bun.spawnSync(["make", "-n", "run", `DATA=${data}`], { cwd: ROOT }).stdout.toString();
+    const printed = [...recipe.matchAll(/^echo " {2}dist\/feedbase (.+)"$/gm)].map((m) => m[1]!);
+    expect(printed.map((p) => p.split(" --data ")[0])).toEqual(["key create --write", "key list", "webhook add http://127.0.0.1:9090/", "webhook deliveries"]);
+    mkdirSync(join(tmp.dir, "admin"));
+    expect((await cli(["demo", "--data", data])).code).toBe(0);
+    // Each printed command, run as printed, works on the served file.
+    for (const line of printed) {
+      const r = await cli(line.split(" "));
+      expect({ line, code: r.code, stderr: r.stderr }).toEqual({ line, code: 0, stderr: "" });
+    }
+  });
+});

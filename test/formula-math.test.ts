@@ -264,4 +264,28 @@ describe("checkConstraints", () => {
       { kind: "ingredient", target: "Limestone", bound: "min", limit: 1, value: 0 },
     ]);
   });
+
+  test("ratios: bounds inclusive, judged as numerator − limit × denominator; a zero denominator has no ratio", () => {
+    expect(
+      checkConstraints({
+        ingredients,
+        nutrients: { ...nutrients, avP: 0.45, Lys: 0 },
+        constraints: {
+          nutrients: [],
+          ingredients: [],
+          ratios: [
+            { numerator: "Ca", denominator: "avP", min: 2, max: 2 }, // 0.9 / 0.45 = 2: met on both sides
+            { numerator: "Ca", denominator: "avP", min: 2.1, max: null },
+            { numerator: "Na", denominator: "Ca", min: null, max: 0.2 }, // 0.2183 > 0.2
+            { numerator: "Ca", denominator: "Lys", min: 1, max: 1e9 }, // 0.9 − 1e9 × 0 > 0 breaks the max
+            { numerator: "Trp", denominator: "Lys", min: 0, max: 0 }, // 0 / 0: both rows are 0, met
+          ],
+        },
+      }),
+    ).toEqual([
+      { kind: "ratio", target: "Ca/avP", bound: "min", limit: 2.1, value: 2 },
+      { kind: "ratio", target: "Na/Ca", bound: "max", limit: 0.2, value: 0.2183 },
+      { kind: "ratio", target: "Ca/Lys", bound: "max", limit: 1e9, value: null },
+    ]);
+  });
 });

@@ -95,7 +95,7 @@ describe("GET /v1/formulas", () => {
 });
 
 describe("GET /v1/formulas/:id", () => {
-  test("the detail of DESIGN 5, field by field", async () => {
+  test("the detail of docs/decisions.md#formulas-and-files, field by field", async () => {
     const res = await get("/v1/formulas/broiler-starter");
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -118,9 +118,17 @@ describe("GET /v1/formulas/:id", () => {
       ],
       // CP: 0.60347 × 8.5 + 0.39653 × 48.5 = 24.3612; Lys: 0.60347 × 0.26 + 0.39653 × 2.96 = 1.330631 → 1.3306 (4 decimals)
       nutrients: { CP: 24.3612, Lys: 1.3306 },
-      constraints: { nutrients: [{ key: "CP", min: 21.5, max: null }], ingredients: [{ name: "Maize", min: null, max: 70 }] },
+      constraints: { nutrients: [{ key: "CP", min: 21.5, max: null }], ingredients: [{ name: "Maize", min: null, max: 70 }], ratios: [] },
     });
     // totalCost: 275.18232 + 366.79025 = 641.97257 → 641.97
+  });
+
+  test("constraints always carry ratios: [] for a formula stored before ratio constraints existed", async () => {
+    db.query("INSERT INTO formulas (workspace_id, id, name, species, subcategory, batch_size, total_cost, created_at, nutrients, constraints) VALUES (1, 'old', 'Old', 'Swine', 'Grower', 1000, 0, '2025-01-01T00:00:00.000Z', '{}', ?)")
+      .run(JSON.stringify({ nutrients: [{ key: "CP", min: 15, max: null }], ingredients: [] }));
+    const body = await (await get("/v1/formulas/old")).json();
+    expect(body.data.constraints).toEqual({ nutrients: [{ key: "CP", min: 15, max: null }], ingredients: [], ratios: [] });
+    db.query("DELETE FROM formulas WHERE workspace_id = 1 AND id = 'old'").run();
   });
 
   test("HEAD answers like GET without a body", async () => {
@@ -168,7 +176,7 @@ describe("workspace isolation", () => {
   });
 });
 
-describe("DESIGN 9 rounding, on cases where the order of rounding matters", () => {
+describe("The rounding of docs/decisions.md#formulas-and-files, on cases where the order of rounding matters", () => {
   // A workspace of its own, so these formulas stay out of the list tests above.
   let key: string;
   const detail = async (id: string) => (await (await get(`/v1/formulas/${id}`, key)).json()).data;

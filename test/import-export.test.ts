@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../src/store/db.ts";
 import { listEvents } from "../src/store/events.ts";
+import { findFormula } from "../src/store/formulas.ts";
 import { findIngredient, type IngredientDetail } from "../src/store/ingredients.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
 import { cli, startTestServer, tempDir, type TestServer } from "./helpers/harness.ts";
@@ -54,7 +55,7 @@ afterAll(async () => {
 });
 
 describe("feedbase import ingredients (CSV)", () => {
-  test("reads DESIGN's value forms; the running server sees the rows at once; no events", async () => {
+  test("reads the value forms of docs/decisions.md#formulas-and-files; the running server sees the rows at once; no events", async () => {
     const csv = [
       "\uFEFFname,category,price,inStock,CP,Lys,ME_poultry",
       '"Soybean meal, ""48%"" hipro",Protein meals,462.5,TRUE,48.5,2.96,2440',
@@ -155,7 +156,8 @@ describe("round trips: export, import into a new data file, export again — byt
     const formulas = [
       { id: "starter", name: "Starter", species: "Poultry", subcategory: "Broiler starter", batchSize: 2000, createdAt: "2026-01-08T07:45:00.000Z",
         ingredients: [{ name: "Maïs grain", percent: 60.347 }, { name: "Soybean meal, \"48%\"", percent: 39.153, price: 470 }, { name: "Premix", percent: 0.5 }],
-        constraints: { nutrients: [{ key: "CP", min: 21.5, max: null }], ingredients: [{ name: "Premix", min: 0.5, max: 0.5 }] } },
+        constraints: { nutrients: [{ key: "CP", min: 21.5, max: null }], ingredients: [{ name: "Premix", min: 0.5, max: 0.5 }],
+          ratios: [{ numerator: "Ca", denominator: "CP", min: null, max: 0.5 }, { numerator: "CP", denominator: "Ca", min: 1.5, max: 1e6 }] } },
       { name: "Generated id", species: "Swine", subcategory: "Grower", batchSize: 1000, ingredients: [{ name: "Maïs grain", percent: 100 }], nutrients: { CP: 8.4 } },
     ];
     expect((await fb(source, "import", "formulas", file("src-formulas.json", JSON.stringify(formulas)))).code).toBe(0);
@@ -204,6 +206,8 @@ describe("round trips: export, import into a new data file, export again — byt
     expect(generated.id).toMatch(/^frm_[0-9A-Za-z]{16}$/);
     expect(generated.nutrients).toEqual({ CP: 8.4 });
     expect(Object.keys(starter)).toEqual(["id", "name", "species", "subcategory", "batchSize", "createdAt", "ingredients", "nutrients", "constraints"]);
+    expect(generated.constraints).toEqual({ nutrients: [], ingredients: [], ratios: [] });
+    expect(starter.constraints.ratios).toEqual([{ numerator: "Ca", denominator: "CP", min: null, max: 0.5 }, { numerator: "CP", denominator: "Ca", min: 1.5, max: 1e6 }]);
     expect(starter.ingredients).toEqual([
       { name: "Maïs grain", percent: 60.347, price: 228 },
       { name: "Soybean meal, \"48%\"", percent: 39.153, price: 470 },
@@ -228,7 +232,7 @@ describe("round trips: export, import into a new data file, export again — byt
   test("--format other than json or csv is a usage error (exit 2)", async () => {
     const r = await fb(source, "export", "ingredients", "--format", "xml");
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("Allowed choices are json, csv");
+    expect(r.stderr).toContain("--format must be one of json, csv");
   });
 });
 
@@ -255,6 +259,28 @@ describe("feedbase import formulas", () => {
     const exported = JSON.parse((await fb(data, "export", "formulas")).stdout);
     expect(exported).toHaveLength(1);
     expect(exported[0].ingredients.map((r: { percent: number }) => r.percent)).toEqual([50, 50]);
+  });
+
+  test("a composition that misses a ratio limit is saved with a warning; the detail reports its ratios", async () => {
+    const data = newDataFile("ratios.db");
+    expect((await fb(data, "import", "ingredients", file("r-ing.csv", "name,category,price,inStock,Ca,avP\nLimestone,Minerals,60,true,38,\nDicalcium phosphate,Minerals,700,true,22,18.5\n"))).code).toBe(0);
+    const formula = [{ id: "mineral", name: "Mineral", species: "Poultry", subcategory: "Layer", batchSize: 1000,
+      ingredients: [{ name: "Limestone", percent: 50 }, { name: "Dicalcium phosphate", percent: 50 }],
+      constraints: { ratios: [{ numerator: "Ca", denominator: "avP", min: 1.5, max: 2.5 }, { numerator: "avP", denominator: "Ca", min: 0.1, max: null }] } }];
+    const r = await fb(data, "import", "formulas", file("r.json", JSON.stringify(formula)));
+    expect(r.code).toBe(0);
+    // Ca = 0.5 × 38 + 0.5 × 22 = 30, avP = 9.25: Ca/avP = 3.2432 breaks its max of 2.5; avP/Ca = 0.3083 meets its min.
+    expect(r.stderr).toBe("warning: mineral does not meet its constraints: Ca/avP 3.2432 > max 2.5\n");
+    const db = openDatabase(data, { create: false });
+    try {
+      expect(findFormula(db, 1, "mineral")!.constraints).toEqual({
+        nutrients: [],
+        ingredients: [],
+        ratios: [{ numerator: "Ca", denominator: "avP", min: 1.5, max: 2.5 }, { numerator: "avP", denominator: "Ca", min: 0.1, max: null }],
+      });
+    } finally {
+      db.close();
+    }
   });
 });
 

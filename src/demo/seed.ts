@@ -1,5 +1,5 @@
 /**
- * The demo workspace of `feedbase demo` (DESIGN 8): the project's own demo files, embedded in the
+ * The demo workspace of `feedbase demo` (docs/decisions.md#demo-data): the project's own demo files, embedded in the
  * executable, imported through the same validation and arithmetic as any admin's file.
  */
 import type { Database } from "bun:sqlite";

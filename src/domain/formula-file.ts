@@ -1,5 +1,5 @@
 /**
- * Formula import and export files (DESIGN 5 and 9). Reading checks what the file alone can tell (fields,
+ * Formula import and export files (docs/decisions.md#formulas-and-files). Reading checks what the file alone can tell (fields,
  * bounds, the percent sum, ids repeated in the file); `buildFormula` adds what needs the workspace
  * (ingredient prices and nutrients). Every message names the formula, so a 200-formula file is fixable.
  */
@@ -12,7 +12,7 @@ import { computeFormula, round } from "./formula-math.ts";
 import { hasProtoKey, PROTO_KEY_PROBLEM } from "../schemas/ingredients.ts";
 import { readableJson } from "./json-text.ts";
 
-/** DESIGN 5: percents sum to 100 ± 0.01. */
+/** docs/decisions.md#formulas-and-files: percents sum to 100 ± 0.01. */
 const SUM_TOLERANCE = 0.01;
 
 /** A validated formula of a file and how messages name it. */
@@ -79,7 +79,7 @@ export function readFormulaFile(text: string): FileFormula[] {
 }
 
 /**
- * The stored form of an imported formula: amounts, costs, total and achieved nutrients by DESIGN 9,
+ * The stored form of an imported formula: amounts, costs, total and achieved nutrients by docs/decisions.md#formulas-and-files,
  * from the row's own price and the formula's own nutrients when given, else from the ingredient database.
  * @example buildFormula(fileFormula, (name) => findIngredient(db, ws, name), { id: newFormulaId(), now })
  */

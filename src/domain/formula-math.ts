@@ -1,5 +1,5 @@
 /**
- * Computed values of a formula (DESIGN section 9, "Computed values").
+ * Computed values of a formula (docs/decisions.md#formulas-and-files, "Computed values").
  *
  * Pure functions: import, the demo and the tests must all agree to the cent, so every place that
  * derives amounts, costs or achieved nutrients goes through here.
@@ -157,7 +157,7 @@ export function computeFormula(input: {
       percent: row.percent,
       amount,
       price: row.price,
-      // Per DESIGN: cost is derived from the (rounded) amount shown on the same row.
+      // docs/decisions.md#formulas-and-files: cost is derived from the (rounded) amount shown on the same row.
       cost: costOf(amount, row.price),
     };
   });
@@ -173,24 +173,43 @@ export interface Bound {
   max: number | null;
 }
 
+export interface RatioBound extends Bound {
+  numerator: string;
+  denominator: string;
+}
+
 export interface FormulaConstraints {
   nutrients: ReadonlyArray<{ key: string } & Bound>;
   ingredients: ReadonlyArray<{ name: string } & Bound>;
+  /** Absent in formulas written before ratio constraints existed. */
+  ratios?: ReadonlyArray<RatioBound>;
 }
 
 export interface ConstraintViolation {
-  kind: "nutrient" | "ingredient";
-  /** Nutrient key or ingredient name. */
+  kind: "nutrient" | "ingredient" | "ratio";
+  /** Nutrient key, ingredient name, or `numerator/denominator` for a ratio. */
   target: string;
   bound: "min" | "max";
   limit: number;
-  value: number;
+  /** The achieved value; for a ratio whose denominator is 0, null (no ratio exists). */
+  value: number | null;
+}
+
+/**
+ * Whether numerator / denominator meets a bound, judged as the linear rows the optimizer uses
+ * (numerator − limit × denominator ≥ 0 for a min, ≤ 0 for a max), so a zero denominator has an answer.
+ * @example meetsRatio(1.0, 0.45, "min", 2) // true (1.0 − 2 × 0.45 = 0.1 ≥ 0)
+ */
+export function meetsRatio(numerator: number, denominator: number, bound: "min" | "max", limit: number): boolean {
+  const row = numerator - limit * denominator;
+  return bound === "min" ? row >= 0 : row <= 0;
 }
 
 /**
  * The constraints a formula detail breaks: nutrient bounds against the achieved (rounded)
- * nutrients, ingredient inclusion bounds against the percents. A null bound is no bound; a
- * nutrient no ingredient carries, or an ingredient not in the formula, counts as 0.
+ * nutrients, ingredient inclusion bounds against the percents, ratio bounds against the ratio of two
+ * achieved nutrients. A null bound is no bound; a nutrient no ingredient carries, or an ingredient
+ * not in the formula, counts as 0.
  *
  * @example
  * checkConstraints({
@@ -232,6 +251,17 @@ export function checkConstraints(formula: {
   }
   for (const c of formula.constraints.ingredients) {
     check("ingredient", c.name, percents.get(c.name) ?? 0, c);
+  }
+
+  const achieved = (key: string) => (Object.hasOwn(formula.nutrients, key) ? formula.nutrients[key]! : 0);
+  for (const r of formula.constraints.ratios ?? []) {
+    const num = achieved(r.numerator);
+    const den = achieved(r.denominator);
+    const value = den === 0 ? null : round(num / den, 4);
+    for (const bound of ["min", "max"] as const) {
+      const limit = r[bound];
+      if (limit !== null && !meetsRatio(num, den, bound, limit)) violations.push({ kind: "ratio", target: `${r.numerator}/${r.denominator}`, bound, limit, value });
+    }
   }
   return violations;
 }

@@ -1,5 +1,5 @@
 /**
- * Ingredient import and export files (DESIGN 1 and 9): CSV with the header
+ * Ingredient import and export files (docs/decisions.md#formulas-and-files): CSV with the header
  * `name,category,price,inStock,<nutrient key>...`, or JSON as one array of detail-shaped objects.
  * Reading validates every row with the API's own schema and stops at the first bad row, named by
  * line (CSV, header = line 1) or item (JSON); nothing here touches the database.
@@ -31,7 +31,7 @@ export interface ReadOptions {
   onProgress?(checked: number, total: number): void;
 }
 
-/** The columns before the nutrients, in the order DESIGN fixes. */
+/** The columns before the nutrients, in the order docs/decisions.md#formulas-and-files fixes. */
 const FIXED = ["name", "category", "price", "inStock"] as const;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const BOOLEAN = new Map([["true", true], ["false", false], ["yes", true], ["no", false], ["1", true], ["0", false]]);

@@ -1,6 +1,6 @@
 import { HttpError } from "./errors.ts";
 
-/** DESIGN 9: exactly 1 MiB is accepted, one byte more is refused. */
+/** docs/decisions.md#http: exactly 1 MiB is accepted, one byte more is refused. */
 export const MAX_BODY_BYTES = 1_048_576;
 
 const tooLarge = () => new HttpError(413, "Request body too large");

@@ -3,7 +3,7 @@ import type { LimitDecision } from "../limiter/sliding-window.ts";
 const WINDOW_SECONDS = 3600;
 
 /**
- * The rate-limit fields of DESIGN 3 and 9 for one decision: the IETF `RateLimit-Policy`/`RateLimit`
+ * The rate-limit fields of docs/decisions.md#rate-limiting for one decision: the IETF `RateLimit-Policy`/`RateLimit`
  * pair and the familiar `X-RateLimit-*` trio. Reset is rounded up so a client that waits until it
  * is never refused for waiting too little.
  * @example rateLimitHeaders({ allowed: true, limit: 100, remaining: 99, resetSeconds: 3600 }, Date.now())

@@ -42,7 +42,7 @@ const requestIdPrefix = crypto.randomUUID().slice(0, 8);
 
 /**
  * The v1 HTTP surface on Bun.serve: authentication, route and method, permission, then the handler,
- * in DESIGN section 3's order; every answer carries X-Request-Id and is logged as one JSON line.
+ * in the order of docs/decisions.md#http; every answer carries X-Request-Id and is logged as one JSON line.
  * @example const server = startHttpServer({ db, routes, logger, host: "127.0.0.1", port: 0 })
  */
 export function startHttpServer(options: HttpServerOptions): Server<undefined> {

@@ -2,7 +2,7 @@ import type { Clock } from "../domain/time.ts";
 
 /**
  * The outcome of one rate-limit check, with everything the HTTP layer needs for the
- * `RateLimit`/`X-RateLimit-*`/`Retry-After` headers (DESIGN §3 and §9).
+ * `RateLimit`/`X-RateLimit-*`/`Retry-After` headers (docs/decisions.md#rate-limiting).
  * @example
  * const d: LimitDecision = limiter.check(key.id, key.rateLimit);
  * if (!d.allowed) headers.set("Retry-After", String(Math.max(1, d.resetSeconds)));
@@ -24,13 +24,13 @@ export interface LimitDecision {
  * const opts: SlidingWindowOptions = { windowMs: 10_000, clock: () => fakeNow };
  */
 export interface SlidingWindowOptions {
-  /** Window length in milliseconds; default 3,600,000 (one hour, DESIGN §3). */
+  /** Window length in milliseconds; default 3,600,000 (one hour, docs/decisions.md#rate-limiting). */
   windowMs?: number;
   /** Epoch milliseconds; default Date.now. */
   clock?: Clock;
 }
 
-/** DESIGN §3: "at most L accepted requests in any 3600 s window". */
+/** docs/decisions.md#rate-limiting: at most L accepted requests in any 3,600 s window. */
 const DEFAULT_WINDOW_MS = 3_600_000;
 
 /**

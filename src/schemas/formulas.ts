@@ -27,15 +27,30 @@ const ingredientBound = z
   .strictObject({ name: ingredientName, min: percentBound("Lower inclusion limit, percent"), max: percentBound("Upper inclusion limit, percent") })
   .refine(ordered, ORDER_PROBLEM);
 
+/** A ratio of two achieved nutrients (Ca : avP, Thr : Lys), bounded like a nutrient, at least on one side. */
+const ratioBound = z
+  .strictObject({
+    numerator: text("numerator", 64).meta({ example: "Ca" }),
+    denominator: text("denominator", 64).meta({ example: "avP" }),
+    min: bound("Lower bound of numerator / denominator"),
+    max: bound("Upper bound of numerator / denominator"),
+  })
+  .refine((b) => b.min !== null || b.max !== null, "min and max must not both be null")
+  .refine(ordered, ORDER_PROBLEM);
+
 export const formulaConstraints = z
   .strictObject({
     nutrients: z.array(nutrientBound).max(CONSTRAINTS_MAX).default([]),
     ingredients: z.array(ingredientBound).max(CONSTRAINTS_MAX).default([]),
+    ratios: z.array(ratioBound).max(CONSTRAINTS_MAX).default([]),
   })
-  .meta({ id: "FormulaConstraints", description: "Nutrient bounds and ingredient inclusion limits (percent); a null bound is no bound." });
+  .meta({
+    id: "FormulaConstraints",
+    description: "Nutrient bounds, ingredient inclusion limits (percent) and nutrient ratio bounds; a null bound is no bound.",
+  });
 
 /**
- * One formula of `feedbase import formulas` (DESIGN 5 and 9). Row `price` and the formula's `nutrients`
+ * One formula of `feedbase import formulas` (docs/decisions.md#formulas-and-files). Row `price` and the formula's `nutrients`
  * are a formulator's own figures: kept when given, taken from the ingredient database when absent.
  */
 export const formulaImport = z
@@ -57,7 +72,7 @@ export const formulaImport = z
       .min(1, "ingredients must list at least one ingredient")
       .max(ROWS_MAX, `ingredients must list at most ${ROWS_MAX} rows`),
     nutrients: nutrients.optional(),
-    constraints: formulaConstraints.default({ nutrients: [], ingredients: [] }),
+    constraints: formulaConstraints.default({ nutrients: [], ingredients: [], ratios: [] }),
   })
   .meta({ id: "FormulaImport" });
 
@@ -79,7 +94,7 @@ export const formulaSummary = z
   })
   .meta({ id: "FormulaSummary" });
 
-/** `data` of GET /v1/formulas/:id (DESIGN 5): the summary fields first, then composition, nutrients, constraints. */
+/** `data` of GET /v1/formulas/:id (docs/decisions.md#formulas-and-files): the summary fields first, then composition, nutrients, constraints. */
 export const formulaDetail = z
   .strictObject({
     ...formulaSummary.shape,
@@ -96,6 +111,7 @@ export const formulaDetail = z
     constraints: z.strictObject({
       nutrients: z.array(z.strictObject({ key: z.string(), min: z.number().nullable(), max: z.number().nullable() })),
       ingredients: z.array(z.strictObject({ name: z.string(), min: z.number().nullable(), max: z.number().nullable() })),
+      ratios: z.array(z.strictObject({ numerator: z.string(), denominator: z.string(), min: z.number().nullable(), max: z.number().nullable() })),
     }),
   })
   .meta({ id: "FormulaDetail" });

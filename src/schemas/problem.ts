@@ -5,7 +5,7 @@ const ARTICLE: Record<string, string> = { number: "a number", string: "a string"
 
 /**
  * Validate input against a schema and return the parsed value, or throw a ValidationError carrying
- * the first problem in DESIGN's words: unknown fields first (they explain the rest), then fields in order.
+ * the first problem as docs/decisions.md#http words it: unknown fields first (they explain the rest), then fields in order.
  * @example parseInput(createIngredientSchema, body) // throws ValidationError("price must be a number >= 0")
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -12,7 +12,7 @@ function isRealDateTime(value: string): boolean {
 }
 
 /**
- * An ISO 8601 date-time with a time zone, stored as UTC with milliseconds (DESIGN 9).
+ * An ISO 8601 date-time with a time zone, stored as UTC with milliseconds (docs/decisions.md#http).
  * @example isoDateTime("createdAt").parse("2026-01-08T09:45:00+02:00") // "2026-01-08T07:45:00.000Z"
  */
 export function isoDateTime(field: string) {

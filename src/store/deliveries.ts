@@ -69,7 +69,7 @@ export interface DueDelivery {
 
 /**
  * A webhook's due deliveries, longest due first, leaving out any that waits behind an earlier
- * pending event for the same ingredient (DESIGN 6: per webhook and ingredient, in order). Walks the
+ * pending event for the same ingredient (docs/decisions.md#webhooks: per webhook and ingredient, in order). Walks the
  * due index in order and stops at `limit`, so a backlog does not make each look slower.
  * @example dueDeliveries(db, "wh_Zp8c1LmQ04sA", Date.now(), 8)
  */

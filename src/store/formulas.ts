@@ -37,8 +37,11 @@ export function findFormula(db: Database, workspaceId: number, id: string): Form
     .query("SELECT ingredient AS name, percent, amount, price, cost FROM formula_lines WHERE workspace_id = ? AND formula_id = ? ORDER BY position")
     .all(workspaceId, id) as FormulaDetail["ingredients"];
   const { nutrients, constraints, ...summary } = row;
-  // DESIGN 5's field order: the summary exactly as in the list, then the three groups.
-  return { ...summary, ingredients, nutrients: JSON.parse(nutrients), constraints: JSON.parse(constraints) };
+  const stored = JSON.parse(constraints) as Partial<FormulaDetail["constraints"]>;
+  // The field order of docs/decisions.md#formulas-and-files: the summary exactly as in the list, then the three groups.
+  // Formulas saved before ratio constraints existed show `ratios: []` (docs/decisions.md#least-cost-formulation).
+  const limits = { nutrients: stored.nutrients ?? [], ingredients: stored.ingredients ?? [], ratios: stored.ratios ?? [] };
+  return { ...summary, ingredients, nutrients: JSON.parse(nutrients), constraints: limits };
 }
 
 /** @example requireFormula(db, 1, "nope") // throws NotFoundError("Formula not found: nope") */

@@ -36,7 +36,7 @@ export interface IngredientFilters {
   inStock?: boolean | undefined;
 }
 
-// Names order case-insensitively, ties by exact bytes (DESIGN 9).
+// Names order case-insensitively, ties by exact bytes (docs/decisions.md#http).
 const ORDER = "ORDER BY name COLLATE NOCASE, name";
 const FILTER = "workspace_id = ?1 AND (?2 IS NULL OR category = ?2) AND (?3 IS NULL OR in_stock = ?3)";
 const filterArgs = (workspaceId: number, f: IngredientFilters) =>

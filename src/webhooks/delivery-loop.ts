@@ -1,5 +1,5 @@
 /**
- * The delivery loop that `serve` runs (DESIGN 6): it sends the pending deliveries that the events'
+ * The delivery loop that `serve` runs (docs/decisions.md#webhooks): it sends the pending deliveries that the events'
  * transactions wrote, one attempt at a time per delivery, and records each outcome.
  *
  * Everything it knows lives in the data file. A delivery's state changes only after its attempt has
@@ -25,7 +25,7 @@ import { VERSION } from "../version.ts";
 import { DEFAULT_RETRY_SCHEDULE, retryAfterMs, retryDelayMs } from "./retry.ts";
 import { signedHeaders } from "./sign.ts";
 
-/** Limits and timings; the defaults are DESIGN's, tests shorten the slow ones. */
+/** Limits and timings; the defaults are those of docs/decisions.md#webhooks, tests shorten the slow ones. */
 export interface DeliveryTuning {
   /** Seconds between attempts; its length is the number of retries. */
   retrySchedule: readonly number[];
@@ -47,13 +47,13 @@ export interface DeliveryTuning {
   outcomePauseMaxMs: number;
 }
 
-/** DESIGN 6's values. @example startDeliveryLoop({ db, logger, tuning: { ...DEFAULT_TUNING, retrySchedule: [1, 1] } }) */
+/** The values of docs/decisions.md#webhooks. @example startDeliveryLoop({ db, logger, tuning: { ...DEFAULT_TUNING, retrySchedule: [1, 1] } }) */
 export const DEFAULT_TUNING: DeliveryTuning = {
   retrySchedule: DEFAULT_RETRY_SCHEDULE,
   retentionDays: 30,
   timeoutMs: 10_000,
   stopGraceMs: 5_000,
-  // Half the 1 s DESIGN promises for a CLI retry, so a slow look still lands inside it.
+  // Half the 1 s docs/decisions.md#webhooks promises for a CLI retry, so a slow look still lands inside it.
   pollMs: 500,
   perWebhook: 4,
   total: 32,

@@ -1,9 +1,9 @@
 /**
- * When a failed delivery is tried again (DESIGN 6 and 9): pure functions of the attempt count, the
+ * When a failed delivery is tried again (docs/decisions.md#webhooks): pure functions of the attempt count, the
  * receiver's answer and a random source, so the loop stays about I/O and the policy is testable.
  */
 
-/** Seconds after attempt 1, 2, … 7: 8 attempts over about a day (DESIGN 6). */
+/** Seconds after attempt 1, 2, … 7: 8 attempts over about a day (docs/decisions.md#webhooks). */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [5, 60, 300, 1800, 7200, 21600, 43200];
 
 /** Each interval is stretched or shrunk by up to this fraction, so receivers that failed together are not retried together. */

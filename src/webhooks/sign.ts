@@ -1,5 +1,5 @@
 /**
- * Webhook signatures: the one place they are made and checked (DESIGN 6 and 9).
+ * Webhook signatures: the one place they are made and checked (docs/decisions.md#webhooks).
  *
  * Two schemes ride on every delivery:
  * - the spec's `X-Webhook-Signature`: lowercase hex HMAC-SHA256 of the body alone, keyed with the
@@ -22,7 +22,7 @@ const DEFAULT_TOLERANCE_SECONDS = 300;
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$/;
 
 /**
- * A fresh webhook secret: `whsec_` + base64 of 24 random bytes (DESIGN 6).
+ * A fresh webhook secret: `whsec_` + base64 of 24 random bytes (docs/decisions.md#webhooks).
  *
  * @example
  * const secret = generateSecret(); // "whsec_q4V0…" (38 characters)
@@ -34,7 +34,7 @@ export function generateSecret(): string {
 
 /**
  * The HMAC key for the Standard Webhooks scheme: the base64-decoded part after `whsec_` when the
- * secret has that form, otherwise the UTF-8 bytes of the whole secret (DESIGN 9).
+ * secret has that form, otherwise the UTF-8 bytes of the whole secret (docs/decisions.md#webhooks).
  *
  * @example
  * secretKeyBytes("whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYX"); // Uint8Array [0, 1, …, 23]
@@ -128,7 +128,7 @@ export interface SignedHeadersInput {
 }
 
 /**
- * Every header of one delivery attempt (DESIGN 6). Call it per attempt: `webhook-timestamp` and
+ * Every header of one delivery attempt (docs/decisions.md#webhooks). Call it per attempt: `webhook-timestamp` and
  * with it `webhook-signature` change between attempts, everything else does not.
  *
  * @example

@@ -72,7 +72,7 @@ export function independentHex(secret: string, body: Uint8Array): string {
 
 /**
  * Standard Webhooks (standardwebhooks.com, "Signature scheme"): base64 HMAC-SHA256 of
- * `msg_id.timestamp.body`, keyed with the base64 part of a `whsec_` secret (else its UTF-8 bytes, DESIGN 9).
+ * `msg_id.timestamp.body`, keyed with the base64 part of a `whsec_` secret (else its UTF-8 bytes, docs/decisions.md#webhooks).
  */
 export function independentStandard(secret: string, id: string, timestamp: string, body: Uint8Array): string {
   const rest = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : "";
