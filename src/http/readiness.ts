@@ -2,7 +2,6 @@ import type { Database } from "bun:sqlite";
 import { isStorageFull } from "../store/db.ts";
 import { databaseAnswers, probeWrite } from "../store/readiness.ts";
 import type { WriteQueue } from "../store/write-queue.ts";
-import { errorBody, jsonReply, type Reply } from "./envelope.ts";
 
 /** The delivery loop counts as running if it looked for work this recently (it looks at least every 500 ms). */
 const LOOP_STALE_MS = 5_000;
@@ -17,12 +16,12 @@ export interface ReadinessSources {
 }
 
 /**
- * `GET /readyz` for load balancers and supervisors: 200 `ready` when the database answers a read, a write
- * can commit, the delivery loop has run in the last 5 s and the disk has room; otherwise 503 with the
- * error object and `failed`, the list of failed checks. See docs/decisions.md (Faults).
- * @example const ready = readiness({ db, writes, deliveryLoopRanAt: () => loop.lastRanAt() }); const reply = await ready()
+ * The checks behind `GET /readyz`: the database answers a read, a write can commit, the disk has room
+ * (the probe write did not fail for space), the delivery loop ran in the last 5 s. Resolves to the names
+ * of the failed ones; docs/decisions.md#faults.
+ * @example const failed = await readiness({ db, writes, deliveryLoopRanAt: () => loop.lastRanAt() })() // []
  */
-export function readiness(sources: ReadinessSources): () => Promise<Reply> {
+export function readiness(sources: ReadinessSources): () => Promise<string[]> {
   const { db, writes } = sources;
   let probe: { at: number; result: Promise<string | null> } | null = null;
 
@@ -51,7 +50,6 @@ export function readiness(sources: ReadinessSources): () => Promise<Reply> {
     const write = await writeCheck();
     if (write !== null) failed.push(write);
     if (performance.now() - sources.deliveryLoopRanAt() > LOOP_STALE_MS) failed.push("delivery loop");
-    if (failed.length === 0) return { status: 200, body: "ready", headers: { "Content-Type": "text/plain" } };
-    return jsonReply(503, errorBody(`Not ready: ${failed.join(", ")}`, { failed }));
+    return failed;
   };
 }
