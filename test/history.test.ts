@@ -277,8 +277,10 @@ describe("entry sources", () => {
     const tmp = tempDir();
     try {
       const old = new Database(tmp.dataPath, { create: true });
-      for (let v = 0; v < 3; v++) old.run(MIGRATIONS[v]!);
-      old.run("PRAGMA user_version = 3");
+      // The file as the build before the price history left it.
+      const before = MIGRATIONS.findIndex((m) => m.includes("CREATE TABLE price_history"));
+      for (let v = 0; v < before; v++) old.run(MIGRATIONS[v]!);
+      old.run(`PRAGMA user_version = ${before}`);
       old.run(`INSERT INTO ingredients (workspace_id, name, category, price, in_stock, nutrients, nutrient_count, created_at, updated_at)
                VALUES (1, 'Oats', 'Cereals', 236, 0, '{}', 0, '2025-05-01T00:00:00.000Z', '2025-06-01T10:00:00.000Z')`);
       old.close();

@@ -115,7 +115,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX deliveries_by_status ON deliveries (status, updated_at);
   CREATE INDEX deliveries_by_webhook ON deliveries (webhook_id, status);
   `,
-  // 4: price history (docs/decisions.md, "Price history"): one row per change of an ingredient's price
+  // 4: GET /readyz proves a write can commit and the file can still grow by committing a page-sized row
+  // here and removing it in the same transaction; the table is empty between probes.
+  `
+  CREATE TABLE readiness_probe (id INTEGER PRIMARY KEY, filler BLOB NOT NULL);
+  `,
+  // 5: price history (docs/decisions.md#price-history-and-formula-costs): one row per change of an ingredient's price
   // or stock status, kept with the ingredient (its clean-up deletes them). An existing file starts
   // with one entry per ingredient: its current price and stock as of its updatedAt.
   `
