@@ -1,12 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
-<<<<<<< HEAD
 import { instant } from "../src/schemas/time.ts";
-import { DataFileError, openDatabase } from "../src/store/db.ts";
-=======
 import { DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
->>>>>>> main
 
 /** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
 export class CliFailure extends Error {}
