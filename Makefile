@@ -1,7 +1,9 @@
 # feedbase — every target works on a machine that has only Node.js and npm:
 # a pinned Bun comes from the npm registry (the `bun` package ships the binary) into .tools/.
 BUN_VERSION := 1.3.14
-DATA ?= data/feedbase.db
+# The admin commands' own default (--data ./feedbase.db), so `dist/feedbase key list` run here reads
+# the file `make run` serves.
+DATA ?= feedbase.db
 PORT ?= 8080
 
 SYSTEM_BUN := $(shell command -v bun 2>/dev/null)
@@ -14,19 +16,45 @@ endif
 DEPS := node_modules/.installed
 EXE := dist/feedbase
 SOURCES := $(shell find src cli -type f 2>/dev/null) package.json
+COMPILE := $(BUN) build cli/main.ts --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig
+VERSION := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' package.json | head -1)
+# The packaged executable: the same program compiled onto a Bun runtime without its symbol table
+# (stripping the compiled file afterwards would cut off the program embedded in it).
+RELEASE_EXE := dist/release/feedbase
+STRIPPED_BUN := .tools/bun-stripped
+DEB := dist/feedbase_$(VERSION)_amd64.deb
+DEB_INPUTS := $(wildcard deploy/debian/* deploy/*.service deploy/*.timer) deploy/feedbase.env README.md
 
-.PHONY: run test check build bench soak clean
+# Debian tools for the package and the tests, installed when missing as bench/run.ts installs wrk
+# (runners are root): `$(call need,COMMAND,PACKAGE)`; an empty package list is refreshed once on failure.
+define need
+@command -v $(1) >/dev/null || { echo "$(1) missing: installing $(2) with apt-get"; \
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null || \
+  { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null; }; }
+endef
+
+.PHONY: run test check build deb bench soak clean test-tools deb-tools
 
 run: $(EXE)
 	@mkdir -p $(dir $(DATA))
 	@if [ ! -f $(DATA) ]; then $(EXE) demo --data $(DATA) --port $(PORT); \
-	else echo "Using $(DATA). Keys are stored only as hashes; make one with:"; \
-	     echo "  $(EXE) key create --data $(DATA) --write"; fi
+	else echo "Using $(DATA). Keys are stored only as hashes: make a new one with the first command below."; fi
+	@echo "Admin commands for this server (run them here, in another terminal; the README's feedbase is $(EXE) until installed):"
+	@echo "  $(EXE) key create --write --data $(DATA)"
+	@echo "  $(EXE) key list --data $(DATA)"
+	@echo "  $(EXE) webhook add http://127.0.0.1:9090/ --data $(DATA)"
+	@echo "  $(EXE) webhook deliveries --data $(DATA)"
 	@exec $(EXE) serve --data $(DATA) --port $(PORT)
 
 # Tests start real servers and subprocesses: on a loaded 2-core machine they need more than bun's 5 s default.
-test: $(DEPS) $(EXE)
+test: $(DEPS) $(EXE) test-tools
 	$(BUN) test --timeout 30000
+
+# lintian checks the package, promtool the metrics and alert rules, systemd-analyze the units.
+test-tools: deb-tools
+	$(call need,lintian,lintian)
+	$(call need,promtool,prometheus)
+	$(call need,systemd-analyze,systemd)
 
 check: $(DEPS)
 	$(BUN) x tsc --noEmit -p tsconfig.json
@@ -35,7 +63,25 @@ build: $(EXE)
 
 $(EXE): $(DEPS) $(SOURCES)
 	@mkdir -p dist
-	$(BUN) build cli/main.ts --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile $(EXE)
+	$(COMPILE) --outfile $(EXE)
+
+# dist/feedbase_<version>_amd64.deb, dist/feedbase_<version>_linux-amd64.tar.gz and dist/SHA256SUMS.
+deb: $(DEB)
+
+$(DEB): $(RELEASE_EXE) $(DEB_INPUTS) | deb-tools
+	deploy/debian/build-deb.sh $(RELEASE_EXE)
+
+$(RELEASE_EXE): $(DEPS) $(SOURCES) $(STRIPPED_BUN)
+	@mkdir -p $(dir $@)
+	$(COMPILE) --compile-executable-path=$(STRIPPED_BUN) --outfile $@
+
+$(STRIPPED_BUN): $(BUN) | deb-tools
+	@mkdir -p $(dir $@)
+	objcopy --strip-all "$$(readlink -f $(BUN))" $@
+
+deb-tools:
+	$(call need,dpkg-deb,dpkg)
+	$(call need,objcopy,binutils)
 
 bench: $(DEPS) $(EXE)
 	$(BUN) bench/run.ts

@@ -1,7 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
-import { DataFileMissingError, openDatabase } from "../src/store/db.ts";
+import { instant } from "../src/schemas/time.ts";
+import { DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
 
 /** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
 export class CliFailure extends Error {}
@@ -36,6 +37,62 @@ export function intInRange(name: string, min: number, max: number): (value: stri
 }
 
 /**
+ * An option holding an instant (`--at`, `--since`, `--from`, `--to`), read as the API reads its query
+ * parameter of that name; a bad value is a usage error (exit 2).
+ * @example command.addOption(instantOption("--since <time>", "compare with the prices then"))
+ */
+export function instantOption(flags: string, description: string, rounding: "down" | "up" = "down"): Option {
+  const name = /^--(\w+)/.exec(flags)![1]!;
+  const schema = instant(name, rounding);
+  return new Option(flags, `${description} (ISO 8601, e.g. 2026-10-01T00:00:00Z)`).argParser((value: string) => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new InvalidArgumentError(`--${name} must be an ISO 8601 date-time with a time zone, such as 2026-10-01T00:00:00Z`);
+    return parsed.data;
+  });
+}
+
+/** `--json` on a command that shows one thing: the route's `data`, as one JSON document. */
+export function printDocument(data: unknown): void {
+  process.stdout.write(JSON.stringify(data) + "\n");
+}
+
+/**
+ * A figure with its sign, for changes: `+2.98`, `-1.50`, `0.00`.
+ * @example signed(2.98) // "+2.98"
+ */
+export const signed = (n: number, decimals = 2): string => (n > 0 ? "+" : "") + n.toFixed(decimals);
+
+/**
+ * A commander value parser for a fixed set of words, in any case (`--format CSV` is `csv`), as the
+ * CSV import reads `inStock`; anything else is a usage error (exit 2) listing the choices.
+ * @example new Option("--format <format>", "json or csv").argParser(oneOf("--format", ["json", "csv"]))
+ */
+export function oneOf<T extends string>(name: string, choices: readonly T[]): (value: string) => T {
+  return (value) => {
+    const word = value.toLowerCase() as T;
+    if (!choices.includes(word)) throw new InvalidArgumentError(`${name} must be one of ${choices.join(", ")} (any case)`);
+    return word;
+  };
+}
+
+const ON = ["on", "yes", "true", "1"];
+const OFF = ["off", "no", "false", "0"];
+
+/**
+ * A commander value parser for an on/off setting (on/off, yes/no, true/false, 1/0, any case). Flags that
+ * have an environment variable take a value this way: commander alone counts any value, "0" too, as on.
+ * @example new Option("--access-log <on|off>").env("FEEDBASE_ACCESS_LOG").argParser(onOff("--access-log"))
+ */
+export function onOff(name: string): (value: string) => boolean {
+  return (value) => {
+    const word = value.toLowerCase();
+    if (ON.includes(word)) return true;
+    if (OFF.includes(word)) return false;
+    throw new InvalidArgumentError(`${name} must be on or off (or yes/no, true/false, 1/0)`);
+  };
+}
+
+/**
  * Run a command's action and turn failures into the exit codes of docs/decisions.md#command-line with a one-line reason.
  * @example .action(run(async (opts) => { ... }))
  */
@@ -48,11 +105,15 @@ export function run<A extends unknown[]>(action: (...args: A) => void | Promise<
       const known =
         usage ||
         error instanceof CliFailure ||
-        error instanceof DataFileMissingError ||
+        error instanceof DataFileError ||
         error instanceof NotFoundError ||
         error instanceof ConflictError ||
         error instanceof ValidationError;
-      const message = known ? (error as Error).message : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
+      const message = known
+        ? (error as Error).message
+        : isStorageFull(error)
+          ? "The data file's disk is full: nothing was written; free space and run the command again"
+          : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
       process.stderr.write(`error: ${message}\n`);
       process.exit(usage ? 2 : 1);
     }

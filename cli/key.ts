@@ -1,10 +1,31 @@
 import { Option, type Command } from "commander";
-import { dataOption, intInRange, openExisting, printRows, run, withExamples } from "./common.ts";
-import { createKey, listKeys, updateKey } from "../src/store/keys.ts";
+import { CliFailure, UsageError, dataOption, intInRange, openExisting, printRows, run, withExamples } from "./common.ts";
+import { createKey, identifyKey, listKeys, updateKey } from "../src/store/keys.ts";
+import { API_KEY_PREFIX } from "../src/domain/ids.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { isoTime } from "../src/domain/time.ts";
 
 const RATE_LIMIT_MAX = 1_000_000;
+
+/**
+ * A key id argument. Anything else is refused without echoing it: an admin who pastes the key itself
+ * must not see it printed back (terminal scrollback, CI logs, screen shares).
+ * @example keyId("key_3hT9aQ0xLw2M") // "key_3hT9aQ0xLw2M"
+ */
+function keyId(value: string): string {
+  if (value.startsWith("key_")) return value;
+  const what = value.startsWith(API_KEY_PREFIX) ? "got a key itself (not printed)" : "got something else (not printed)";
+  throw new UsageError(`Expected a key id (key_…), ${what}: find a key's id with "feedbase key identify" (reads the key from stdin) or "feedbase key list"`);
+}
+
+/** The one key on stdin (surrounding whitespace dropped); the prompt goes to stderr only at a terminal. */
+async function keyFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write("Paste the key, then press Enter and Ctrl-D:\n");
+  const key = (await Bun.stdin.text()).trim();
+  if (key === "") throw new UsageError("Give the key on stdin, e.g. feedbase key identify < erp.key");
+  if (/\s/.test(key)) throw new UsageError("Give one key on stdin (the input holds several words; none is printed)");
+  return key;
+}
 
 /** `feedbase key ...`: issue keys and change their permission, limit and state. Never prints a key twice. */
 export function registerKey(program: Command): void {
@@ -69,6 +90,27 @@ export function registerKey(program: Command): void {
     ["feedbase key list", "feedbase key list --workspace default --json"],
   );
 
+  withExamples(
+    group
+      .command("identify")
+      .description("read a key from stdin and print its id (key_…), to manage a key you hold; never prints the key")
+      .option("--json", "print one JSON object")
+      .addOption(dataOption())
+      .action(
+        run(async (opts: { json?: boolean; data: string }) => {
+          const key = await keyFromStdin();
+          const found = identifyKey(openExisting(opts.data), key);
+          if (!found) throw new CliFailure(`No key in ${opts.data} matches the key read from stdin (it is not printed)`);
+          if (opts.json) process.stdout.write(JSON.stringify(found) + "\n");
+          else {
+            const access = `${found.write ? "read and write" : "read-only"}, ${found.rateLimit} requests/hour, ${found.active ? "active" : "deactivated"}`;
+            process.stdout.write(`${found.id}  (workspace ${found.workspace}, ${access}${found.label ? `, label ${JSON.stringify(found.label)}` : ""})\n`);
+          }
+        }),
+      ),
+    ["feedbase key identify < erp.key", "printf '%s' \"$KEY\" | feedbase key identify --json"],
+  );
+
   const setter = (name: string, description: string, field: "can_write" | "active", value: number, done: string) =>
     withExamples(
       group
@@ -76,7 +118,8 @@ export function registerKey(program: Command): void {
         .description(description)
         .addOption(dataOption())
         .action(
-          run((id: string, opts: { data: string }) => {
+          run((given: string, opts: { data: string }) => {
+            const id = keyId(given);
             updateKey(openExisting(opts.data), id, field, value);
             process.stdout.write(`${done} ${id}\n`);
           }),
@@ -94,7 +137,8 @@ export function registerKey(program: Command): void {
       .description("set a key's requests per hour (applies to the running server at once)")
       .addOption(dataOption())
       .action(
-        run((id: string, n: string, opts: { data: string }) => {
+        run((given: string, n: string, opts: { data: string }) => {
+          const id = keyId(given);
           const limit = intInRange("rate limit", 1, RATE_LIMIT_MAX)(n);
           updateKey(openExisting(opts.data), id, "rate_limit", limit);
           process.stdout.write(`Rate limit of ${id} is now ${limit} requests/hour\n`);

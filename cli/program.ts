@@ -7,11 +7,14 @@ import { registerImport } from "./import.ts";
 import { registerIngredient } from "./ingredient.ts";
 import { registerKey } from "./key.ts";
 import { registerOpenApi } from "./openapi.ts";
+import { registerPrice } from "./price.ts";
 import { registerReceive } from "./receive.ts";
+import { registerReport } from "./report.ts";
 import { registerServe } from "./serve.ts";
 import { registerVersion } from "./version.ts";
 import { registerWebhook } from "./webhook.ts";
 import { registerWorkspace } from "./workspace.ts";
+import { VERSION } from "../src/version.ts";
 
 /**
  * The `feedbase` program: one file per command group registers itself here.
@@ -20,6 +23,7 @@ import { registerWorkspace } from "./workspace.ts";
 export function buildProgram(): Command {
   const program = new Command("feedbase")
     .description("feedbase: the feed mill's ingredient database, formulas, v1 HTTP API and signed webhooks")
+    .version(VERSION, "-V, --version", "print the version (as `feedbase version`)")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
@@ -33,11 +37,13 @@ export function buildProgram(): Command {
   registerExport(program);
   registerIngredient(program);
   registerFormula(program);
+  registerPrice(program);
+  registerReport(program);
   registerBackup(program);
   registerOpenApi(program);
   registerReceive(program);
   registerVersion(program);
-  // Every subcommand exits like the program: help is 0, any usage error 2.
+  // Every subcommand exits like the program: asked-for help is 0, any usage error 2.
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();
     cmd.commands.forEach(exitOverride);
@@ -46,15 +52,16 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Parse argv; commander's own errors (unknown option, missing argument) are usage errors: exit 2. */
+/**
+ * Parse argv; commander's own errors (unknown option, missing argument) are usage errors: exit 2.
+ * Help asked for (`--help`, `help <command>`) and `--version` exit 0; a group named without its
+ * subcommand (`feedbase`, `feedbase key`) prints its help on stderr and exits 2: it did nothing.
+ */
 export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      const ok = error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.help" || error.code === "commander.version";
-      process.exit(ok ? 0 : 2);
-    }
+    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
     throw error;
   }
 }

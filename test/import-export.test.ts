@@ -232,7 +232,7 @@ describe("round trips: export, import into a new data file, export again — byt
   test("--format other than json or csv is a usage error (exit 2)", async () => {
     const r = await fb(source, "export", "ingredients", "--format", "xml");
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("Allowed choices are json, csv");
+    expect(r.stderr).toContain("--format must be one of json, csv");
   });
 });
 

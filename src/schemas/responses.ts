@@ -57,3 +57,8 @@ export const priceUpdatedPayload = z
 export const ingredientAddedPayload = z
   .object({ ingredient: z.string(), category: z.string(), price: z.number(), timestamp })
   .meta({ id: "IngredientAddedEvent" });
+
+/** GET /healthz: plain text, for process supervisors. */
+export const liveness = z.literal("ok");
+/** `GET /readyz` when every check passes (src/http/readiness.ts). */
+export const readiness = z.literal("ready");

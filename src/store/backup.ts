@@ -1,5 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { existsSync, renameSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { DataFileError } from "./db.ts";
 
 /**
  * Write a consistent copy of the open database to `target` while others keep writing: VACUUM INTO
@@ -8,6 +10,8 @@ import { existsSync, renameSync, rmSync } from "node:fs";
  * @example backupTo(db, "/var/backups/feedbase-2026-11-21.db")
  */
 export function backupTo(db: Database, target: string): void {
+  // SQLite would only say "unable to open database" and name the temporary file.
+  if (!existsSync(dirname(target))) throw new DataFileError(`Cannot write backup ${target}: directory ${dirname(target)} does not exist`);
   const partial = `${target}.partial-${process.pid}`;
   rmSync(partial, { force: true });
   try {

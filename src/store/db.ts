@@ -1,12 +1,43 @@
-import { Database } from "bun:sqlite";
-import { existsSync } from "node:fs";
+import { Database, SQLiteError } from "bun:sqlite";
+import { existsSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { MIGRATIONS } from "./migrations.ts";
 
+/**
+ * The data file cannot be used as asked; the message names the file and the cause in one line.
+ * @example throw new DataFileError("feedbase.db is not a feedbase data file (not an SQLite database)")
+ */
+export class DataFileError extends Error {}
+
+/**
+ * True when SQLite could not get the space a write needed (SQLITE_FULL: the disk is full, or the test
+ * cap below was reached). Callers answer 503 or refuse the command instead of failing opaquely.
+ * @example if (isStorageFull(error)) throw new HttpError(503, "Storage full")
+ */
+export function isStorageFull(error: unknown): boolean {
+  return error instanceof SQLiteError && error.code === "SQLITE_FULL";
+}
+
 /** The data file does not exist and the caller may not create it. */
-export class DataFileMissingError extends Error {
+export class DataFileMissingError extends DataFileError {
   constructor(readonly path: string) {
     super(`No data file at ${path} (run feedbase serve once, or pass --data)`);
   }
+}
+
+/**
+ * Why SQLite could not open `path`, in words an admin can act on; SQLite itself only says "unable to
+ * open database file" whatever the cause.
+ * @example openFailure("/srv/missing/feedbase.db", error).message // "Cannot open data file /srv/missing/feedbase.db: directory /srv/missing does not exist"
+ */
+export function openFailure(path: string, error: unknown): DataFileError {
+  const code = (error as { code?: string }).code;
+  if (code === "SQLITE_NOTADB") return new DataFileError(`${path} is not a feedbase data file (not an SQLite database)`);
+  const dir = dirname(path);
+  let cause = (error as Error).message ?? String(error);
+  if (!existsSync(dir)) cause = `directory ${dir} does not exist`;
+  else if (existsSync(path) && statSync(path).isDirectory()) cause = "it is a directory";
+  return new DataFileError(`Cannot open data file ${path}: ${cause}`);
 }
 
 export interface OpenOptions {
@@ -23,12 +54,19 @@ export function openDatabase(path: string, options: OpenOptions): Database {
   // The file holds key hashes and webhook secrets: it, its -wal/-shm and backups are for the service user alone.
   process.umask(0o077);
   if (!options.create && (path === ":memory:" || !existsSync(path))) throw new DataFileMissingError(path);
-  const db = new Database(path, { create: options.create, readwrite: true, strict: true });
-  // busy_timeout before anything else: switching to WAL itself can meet a lock held by the other process.
-  db.run("PRAGMA busy_timeout = 5000");
-  db.run("PRAGMA journal_mode = WAL");
+  let db: Database;
+  try {
+    db = new Database(path, { create: options.create, readwrite: true, strict: true });
+    // busy_timeout before anything else: switching to WAL itself can meet a lock held by the other process.
+    db.run("PRAGMA busy_timeout = 5000");
+    // The first statement that reads the file: a file that is not a database fails here.
+    db.run("PRAGMA journal_mode = WAL");
+  } catch (error) {
+    throw openFailure(path, error);
+  }
   db.run("PRAGMA synchronous = FULL");
   db.run("PRAGMA foreign_keys = ON");
+  capPagesForTests(db);
   migrate(db);
   return db;
 }
@@ -43,4 +81,15 @@ function migrate(db: Database): void {
       db.run(`PRAGMA user_version = ${version + 1}`);
     }
   }).immediate();
+}
+
+/**
+ * FEEDBASE_TEST_MAX_PAGES=<n> caps the file at n pages (SQLite's max_page_count; it never goes below the
+ * file's current size), so a test can make the "disk" full on any machine without a small filesystem.
+ */
+function capPagesForTests(db: Database): void {
+  const cap = process.env.FEEDBASE_TEST_MAX_PAGES;
+  if (cap === undefined || cap === "") return;
+  if (!/^\d+$/.test(cap)) throw new Error(`FEEDBASE_TEST_MAX_PAGES must be a whole number, not ${cap}`);
+  db.run(`PRAGMA max_page_count = ${cap}`);
 }

@@ -58,6 +58,23 @@ export function findKey(db: Database, key: string): KeyAuth | null {
   return { ...row, canWrite: row.canWrite === 1, active: row.active === 1 };
 }
 
+/**
+ * The key whose hash is that of `key`, as `key list` shows it; null when none. For an admin holding a
+ * key who needs its id.
+ * @example identifyKey(db, "fbk_...") // { id: "key_3hT9aQ0xLw2M", workspace: "default", ... }
+ */
+export function identifyKey(db: Database, key: string): KeyListing | null {
+  const row = db
+    .query(
+      `SELECT k.id, w.slug AS workspace, k.label, k.hint, k.can_write AS write, k.active,
+              k.rate_limit AS rateLimit, k.created_at AS createdAt
+       FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+       WHERE k.key_hash = ?`,
+    )
+    .get(hashApiKey(key)) as (Omit<KeyListing, "write" | "active"> & { write: number; active: number }) | null;
+  return row && { ...row, write: row.write === 1, active: row.active === 1 };
+}
+
 /** @example listKeys(db, 1) // every key of workspace 1; listKeys(db) // all keys */
 export function listKeys(db: Database, workspaceId?: number): KeyListing[] {
   const rows = db
