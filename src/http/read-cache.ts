@@ -26,6 +26,20 @@ export class ReadCache<V> {
     }
     return value as B;
   }
+
+  /** The value for `key` if this generation holds one; never builds. */
+  peek(generation: number, key: string): V | undefined {
+    return generation === this.generation ? this.entries.get(key) : undefined;
+  }
+
+  /**
+   * Keep a value built over several turns (an answer computed while yielding to other requests) for
+   * the generation its data was read in; dropped if the data has moved on meanwhile.
+   */
+  put(generation: number, key: string, value: V): void {
+    if (generation < this.generation) return;
+    this.get(generation, key, () => value);
+  }
 }
 
 /**

@@ -38,6 +38,12 @@ export interface OpenContext {
    * unchanged (src/http/read-cache.ts). The key must name everything the body depends on.
    */
   cached(key: string, build: () => string): PreparedBody;
+  /**
+   * `cached` for a body built over several turns (a long computation that yields to other requests):
+   * `build` must read the data it needs in its first, synchronous part. Concurrent requests for the
+   * same key in one generation share one build.
+   */
+  cachedAsync(key: string, build: () => Promise<string>): Promise<PreparedBody>;
   /** The readiness checks that fail now (src/http/readiness.ts); empty when the service is ready. */
   readiness(): Promise<string[]>;
 }

@@ -63,6 +63,25 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     quiet: boolean;
   }
 
+  const building = new Map<string, Promise<PreparedBody>>();
+  function cachedAsync(generation: number, k: string, build: () => Promise<string>): Promise<PreparedBody> {
+    const hit = bodies.peek(generation, k);
+    if (hit) return Promise.resolve(hit);
+    const flight = JSON.stringify([generation, k]);
+    let pending = building.get(flight);
+    if (!pending) {
+      pending = build()
+        .then((open) => {
+          const body = new PreparedBody(open);
+          bodies.put(generation, k, body);
+          return body;
+        })
+        .finally(() => building.delete(flight));
+      building.set(flight, pending);
+    }
+    return pending;
+  }
+
   /** Everything up to the handler; synchronous where the handler is, so GETs need no promise. */
   function handle(req: Request, path: string, query: string, caller: Caller): Reply | Promise<Reply> {
     const now = clock();
@@ -92,6 +111,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       rawQuery: query,
       write: (work) => writes.run(work),
       cached: (k, build) => bodies.get(generation, k, () => new PreparedBody(build())),
+      cachedAsync: (k, build) => cachedAsync(generation, k, build),
       readiness: options.readiness,
     } as RequestContext;
     return dispatch(match.route, ctx, match.params, query);

@@ -7,6 +7,9 @@
 import loadHighs, { type Highs } from "highs";
 import wasmPath from "highs/runtime" with { type: "file" };
 
+/** Where the binary is read from: `/$bunfs/…` inside the compiled executable (logged when the solver is ready). */
+export const SOLVER_WASM: string = wasmPath;
+
 let loading: Promise<Highs> | null = null;
 let loaded: Highs | null = null;
 

@@ -113,3 +113,21 @@ export type SavingsItem = z.output<typeof savingsItem>;
 export const savingsReport = z
   .object({ status: z.literal("ok"), data: z.array(savingsItem), count: z.int(), timestamp })
   .meta({ id: "SavingsReport", description: "Every formula optimized at today's prices and stock, by saving per ton descending, infeasible ones last." });
+
+/**
+ * The query of GET /v1/formulas/:id/optimize as documented and validated by the router. `include` and
+ * `price` have their own splitting rules, applied to the raw query by src/optimize/what-if.ts; here
+ * they only document.
+ */
+export const optimizeQuery = z.object({
+  include: z.string().optional().meta({ description: "Extra candidates, comma-separated (a comma inside a name is sent as `%2C`)." }),
+  price: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "A what-if price, `NAME=VALUE` (repeatable; never stored). The value is percent-decoded, then split at its last `=`." }),
+  includeOutOfStock: z
+    .enum(["true", "false"], { error: "includeOutOfStock must be true or false" })
+    .optional()
+    .transform((v) => v === "true")
+    .meta({ description: "Let out-of-stock candidates into the mix (default: they are held at 0)." }),
+});
