@@ -8,6 +8,7 @@ import { registerIngredient } from "./ingredient.ts";
 import { registerKey } from "./key.ts";
 import { registerOpenApi } from "./openapi.ts";
 import { registerReceive } from "./receive.ts";
+import { registerRestore } from "./restore.ts";
 import { registerServe } from "./serve.ts";
 import { registerVersion } from "./version.ts";
 import { registerWebhook } from "./webhook.ts";
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerIngredient(program);
   registerFormula(program);
   registerBackup(program);
+  registerRestore(program);
   registerOpenApi(program);
   registerReceive(program);
   registerVersion(program);
