@@ -115,4 +115,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX deliveries_by_status ON deliveries (status, updated_at);
   CREATE INDEX deliveries_by_webhook ON deliveries (webhook_id, status);
   `,
+  // 4: GET /readyz proves a write can commit and the file can still grow by committing a page-sized row
+  // here and removing it in the same transaction; the table is empty between probes.
+  `
+  CREATE TABLE readiness_probe (id INTEGER PRIMARY KEY, filler BLOB NOT NULL);
+  `,
 ];
