@@ -7,7 +7,9 @@ import { registerImport } from "./import.ts";
 import { registerIngredient } from "./ingredient.ts";
 import { registerKey } from "./key.ts";
 import { registerOpenApi } from "./openapi.ts";
+import { registerPrice } from "./price.ts";
 import { registerReceive } from "./receive.ts";
+import { registerReport } from "./report.ts";
 import { registerRestore } from "./restore.ts";
 import { registerServe } from "./serve.ts";
 import { registerVersion } from "./version.ts";
@@ -36,6 +38,8 @@ export function buildProgram(): Command {
   registerExport(program);
   registerIngredient(program);
   registerFormula(program);
+  registerPrice(program);
+  registerReport(program);
   registerBackup(program);
   registerRestore(program);
   registerOpenApi(program);
