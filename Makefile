@@ -16,8 +16,24 @@ endif
 DEPS := node_modules/.installed
 EXE := dist/feedbase
 SOURCES := $(shell find src cli -type f 2>/dev/null) package.json
+COMPILE := $(BUN) build cli/main.ts --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig
+VERSION := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' package.json | head -1)
+# The packaged executable: the same program compiled onto a Bun runtime without its symbol table
+# (stripping the compiled file afterwards would cut off the program embedded in it).
+RELEASE_EXE := dist/release/feedbase
+STRIPPED_BUN := .tools/bun-stripped
+DEB := dist/feedbase_$(VERSION)_amd64.deb
+DEB_INPUTS := $(wildcard deploy/debian/* deploy/*.service deploy/*.timer) deploy/feedbase.env README.md
 
-.PHONY: run test check build bench soak clean
+# Debian tools for the package and the tests, installed when missing as bench/run.ts installs wrk
+# (runners are root): `$(call need,COMMAND,PACKAGE)`; an empty package list is refreshed once on failure.
+define need
+@command -v $(1) >/dev/null || { echo "$(1) missing: installing $(2) with apt-get"; \
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null || \
+  { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null; }; }
+endef
+
+.PHONY: run test check build deb bench soak clean test-tools deb-tools
 
 run: $(EXE)
 	@mkdir -p $(dir $(DATA))
@@ -31,8 +47,14 @@ run: $(EXE)
 	@exec $(EXE) serve --data $(DATA) --port $(PORT)
 
 # Tests start real servers and subprocesses: on a loaded 2-core machine they need more than bun's 5 s default.
-test: $(DEPS) $(EXE)
+test: $(DEPS) $(EXE) test-tools
 	$(BUN) test --timeout 30000
+
+# lintian checks the package, promtool the metrics and alert rules, systemd-analyze the units.
+test-tools: deb-tools
+	$(call need,lintian,lintian)
+	$(call need,promtool,prometheus)
+	$(call need,systemd-analyze,systemd)
 
 check: $(DEPS)
 	$(BUN) x tsc --noEmit -p tsconfig.json
@@ -41,7 +63,25 @@ build: $(EXE)
 
 $(EXE): $(DEPS) $(SOURCES)
 	@mkdir -p dist
-	$(BUN) build cli/main.ts --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile $(EXE)
+	$(COMPILE) --outfile $(EXE)
+
+# dist/feedbase_<version>_amd64.deb, dist/feedbase_<version>_linux-amd64.tar.gz and dist/SHA256SUMS.
+deb: $(DEB)
+
+$(DEB): $(RELEASE_EXE) $(DEB_INPUTS) | deb-tools
+	deploy/debian/build-deb.sh $(RELEASE_EXE)
+
+$(RELEASE_EXE): $(DEPS) $(SOURCES) $(STRIPPED_BUN)
+	@mkdir -p $(dir $@)
+	$(COMPILE) --compile-executable-path=$(STRIPPED_BUN) --outfile $@
+
+$(STRIPPED_BUN): $(BUN) | deb-tools
+	@mkdir -p $(dir $@)
+	objcopy --strip-all "$$(readlink -f $(BUN))" $@
+
+deb-tools:
+	$(call need,dpkg-deb,dpkg)
+	$(call need,objcopy,binutils)
 
 bench: $(DEPS) $(EXE)
 	$(BUN) bench/run.ts

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { openApiDocument } from "../src/http/openapi.ts";
+import { routes } from "../src/http/routes/index.ts";
 import { withExamples } from "./common.ts";
 
 /** `feedbase openapi`: the same document as GET /v1/openapi.json; needs no data file. */
@@ -9,7 +10,7 @@ export function registerOpenApi(program: Command): void {
       .command("openapi")
       .description("print the OpenAPI 3.1 document of the v1 API")
       .action(() => {
-        process.stdout.write(JSON.stringify(openApiDocument(), null, 2) + "\n");
+        process.stdout.write(JSON.stringify(openApiDocument(routes), null, 2) + "\n");
       }),
     ["feedbase openapi > feedbase-openapi.json"],
   );

@@ -2,7 +2,8 @@ import { Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import { startService } from "../src/service.ts";
 import { retryScheduleOption } from "./webhook.ts";
-import { CliFailure, dataOption, intInRange, run, withExamples } from "./common.ts";
+import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
+import { CliFailure, dataOption, intInRange, onOff, oneOf, run, withExamples } from "./common.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
 
@@ -15,6 +16,8 @@ interface ServeOptions {
   insecureHttp?: boolean;
   retentionDays: number;
   retrySchedule?: number[];
+  logLevel: LogLevel;
+  accessLog: boolean;
 }
 
 /** A PEM file named by an option; a missing, unreadable or non-PEM one is refused in one line. */
@@ -52,11 +55,23 @@ export function registerServe(program: Command): void {
     .addOption(dataOption())
     .addOption(new Option("--host <address>", "address to bind").env("FEEDBASE_HOST").default("127.0.0.1"))
     .addOption(new Option("--port <n>", "port to listen on (0 picks a free one)").env("FEEDBASE_PORT").default(8080).argParser(intInRange("--port", 0, 65535)))
-    .option("--tls-cert <file>", "PEM certificate: serve HTTPS")
-    .option("--tls-key <file>", "PEM private key for --tls-cert")
-    .option("--insecure-http", "allow plain HTTP on a non-loopback address")
-    .addOption(new Option("--retention-days <n>", "delete delivered webhook deliveries after this many days").default(30).argParser(intInRange("--retention-days", 1, 36_500)))
+    .addOption(new Option("--tls-cert <file>", "PEM certificate: serve HTTPS").env("FEEDBASE_TLS_CERT"))
+    .addOption(new Option("--tls-key <file>", "PEM private key for --tls-cert").env("FEEDBASE_TLS_KEY"))
+    .addOption(new Option("--insecure-http [on|off]", "allow plain HTTP on a non-loopback address").env("FEEDBASE_INSECURE_HTTP").argParser(onOff("--insecure-http")))
+    .addOption(
+      new Option("--retention-days <n>", "delete delivered webhook deliveries after this many days")
+        .env("FEEDBASE_RETENTION_DAYS")
+        .default(30)
+        .argParser(intInRange("--retention-days", 1, 36_500)),
+    )
     .addOption(retryScheduleOption())
+    .addOption(new Option("--log-level <level>", `least severe level logged: ${LOG_LEVELS.join(", ")}`).env("FEEDBASE_LOG_LEVEL").default("info").argParser(oneOf("--log-level", LOG_LEVELS)))
+    .addOption(
+      new Option("--access-log <on|off>", "one info line per request (rate-limit refusals are logged at warn either way)")
+        .env("FEEDBASE_ACCESS_LOG")
+        .default(true, "on")
+        .argParser(onOff("--access-log")),
+    )
     .action(
       run(async (opts: ServeOptions) => {
         if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
@@ -67,8 +82,20 @@ export function registerServe(program: Command): void {
         }
         const tls = opts.tlsCert && opts.tlsKey ? { cert: readPem("--tls-cert", opts.tlsCert), key: readPem("--tls-key", opts.tlsKey) } : undefined;
         const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
-        const service = start({ dataPath: opts.data, host: opts.host, port: opts.port, webhooks, ...(tls ? { tls } : {}) }, opts);
+        const service = start(
+          { dataPath: opts.data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(tls ? { tls } : {}) },
+          opts,
+        );
         service.logger.log("info", "listening", { url: service.url.href, data: opts.data });
+        // File names and switches only: nothing here is a secret.
+        service.logger.log("debug", "settings", {
+          tlsCert: opts.tlsCert ?? null,
+          insecureHttp: opts.insecureHttp ?? false,
+          retentionDays: opts.retentionDays,
+          retrySchedule: opts.retrySchedule ?? null,
+          logLevel: opts.logLevel,
+          accessLog: opts.accessLog,
+        });
         let stopping = false;
         const stop = async () => {
           if (stopping) return;
@@ -81,5 +108,10 @@ export function registerServe(program: Command): void {
         process.on("SIGTERM", stop);
       }),
     );
-  withExamples(command, ["feedbase serve --data /var/lib/feedbase/feedbase.db --port 8080", "FEEDBASE_PORT=9000 feedbase serve"]);
+  command.addHelpText("after", "\nEvery option can also be set by the environment variable shown beside it (the flag wins).");
+  withExamples(command, [
+    "feedbase serve --data /var/lib/feedbase/feedbase.db --port 8080",
+    "FEEDBASE_PORT=9000 FEEDBASE_ACCESS_LOG=off feedbase serve",
+    "feedbase serve --log-level warn --access-log off",
+  ]);
 }

@@ -1,7 +1,9 @@
 import type { Clock } from "./domain/time.ts";
 import { systemClock, timestamper } from "./domain/time.ts";
 
-export type LogLevel = "info" | "warn" | "error";
+/** Least to most severe; `--log-level` keeps its level and those after it. */
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Structured JSON lines on stdout. Never pass a key or a secret in `fields`. */
 export interface Logger {
@@ -40,13 +42,15 @@ function stdoutSink(): LogSink {
 }
 
 /**
- * JSON lines, one per call, with the time (made once per millisecond) first.
+ * JSON lines, one per call, with the time (made once per millisecond) first; lines below `minimum` are dropped.
  * @example const logger = createLogger(); logger.log("info", "listening", { url })
  */
-export function createLogger(sink: LogSink = stdoutSink(), clock: Clock = systemClock): Logger {
+export function createLogger(sink: LogSink = stdoutSink(), clock: Clock = systemClock, minimum: LogLevel = "info"): Logger {
   const stamp = timestamper();
+  const threshold = LOG_LEVELS.indexOf(minimum);
   return {
     log(level, msg, fields) {
+      if (LOG_LEVELS.indexOf(level) < threshold) return;
       sink(JSON.stringify({ time: stamp(clock()), level, msg, ...fields }) + "\n");
     },
     flush: () => sink.flush?.(),

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { systemClock, type Clock } from "./domain/time.ts";
 import { routes } from "./http/routes/index.ts";
 import { startHttpServer } from "./http/server.ts";
-import { createLogger, type Logger } from "./log.ts";
+import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startHeapTrim } from "./heap-trim.ts";
 import { openDatabase } from "./store/db.ts";
 import { DataVersion } from "./store/data-version.ts";
@@ -16,6 +16,10 @@ export interface ServiceOptions {
   port: number;
   clock?: Clock;
   logger?: Logger;
+  /** For the logger made here (default info); a given `logger` keeps its own. */
+  logLevel?: LogLevel;
+  /** One info line per request (default on). */
+  accessLog?: boolean;
   tls?: { cert: string; key: string };
   /** Webhook retry schedule, retention and limits; the defaults of docs/decisions.md#webhooks when absent. */
   webhooks?: Partial<DeliveryTuning>;
@@ -37,7 +41,7 @@ export interface RunningService {
  */
 export function startService(options: ServiceOptions): RunningService {
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createLogger(undefined, clock);
+  const logger = options.logger ?? createLogger(undefined, clock, options.logLevel);
   const db = openDatabase(options.dataPath, { create: true });
   const version = new DataVersion(db);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
@@ -57,6 +61,7 @@ export function startService(options: ServiceOptions): RunningService {
     clock,
     writes,
     version,
+    ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
     ...(options.tls ? { tls: options.tls } : {}),
   });
   const stopHeapTrim = startHeapTrim();

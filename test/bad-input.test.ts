@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { routes } from "../src/http/routes/index.ts";
+import { accessOf } from "../src/http/route.ts";
+import { checkContract } from "./helpers/contract.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
 import { seeded } from "./helpers/random.ts";
 
 /**
- * A seeded corpus of malformed requests against every route: none may answer 5xx, the server must stay
- * up, and the data must be unchanged. Set FEEDBASE_FUZZ_SEED to replay a failing run.
+ * A seeded corpus of malformed requests against every route: none may answer 5xx or a status its route
+ * does not document, the server must stay up, and the data must be unchanged. Set FEEDBASE_FUZZ_SEED to replay a failing run.
  */
 const SEED = Number(process.env.FEEDBASE_FUZZ_SEED ?? 20261121);
 const COUNT = 5200;
+/** Every keyed path of the route table, once. */
+const routePaths = [...new Set(routes.filter((r) => accessOf(r) !== "open").map((r) => r.path))];
 
 interface Case {
   method: string;
@@ -42,10 +46,8 @@ function corpus(seed: number): Case[] {
   const badValues = [null, true, false, -1, -1e308, 1e308, "1e400", "NaN", "", " ", {}, [], [1], { a: 1 }, "12", longText(), `Mai${control()}ze`, -0.0001, 1e9 + 1, -1e9 - 1];
   const badJson = ["", "{", "}", "{name:1}", "{'name':'x'}", '{"name":"x",}', "nul", "[", '"unterminated', deep(2000), deep(100_000), "{".repeat(50_000), "\u0000", '{"a":1}{"b":2}', "\ufeff{}", "[]", "null", "3", '"text"', "true"];
   const badNames = ["%", "%ZZ", "%FF", "%C3%28", "%E0%A4%A", "a%00b", "%2e%2e", "..", "x".repeat(3000), "%F0%90%80", "%C0%AF", "~%7E%7", "Maize%20", "%20Maize"];
-  const routesToHit = routes.flatMap((r) => [r.path, ...Object.keys(r.methods)]);
-  expect(routesToHit.length).toBeGreaterThan(0);
   const paths = () => {
-    const route = pick(routes).path;
+    const route = pick(routePaths);
     return route.replace(/:([a-z]+)/g, () => pick([...badNames, "Maize", "Nothing%20here", encodeURIComponent(longText())]));
   };
   const keyHeader = (): Record<string, string> => {
@@ -77,7 +79,7 @@ function corpus(seed: number): Case[] {
     if (int(10) === 0) headers["Content-Type"] = pick(["text/plain", "application/xml", "multipart/form-data", "application/json; charset=latin1"]);
     if (int(40) === 0) headers["Content-Length"] = pick(["99999999", "1048577"]);
     if (int(50) === 0) headers["X-Oversized"] = "h".repeat(pick([20_000, 100_000]));
-    const c: Case = { method, path: int(3) === 0 ? paths() + pick(["", "?inStock=maybe", "?inStock=", "?category=%FF", "?" + "a=1&".repeat(500)]) : pick(routes).path.replace(/:[a-z]+/g, pick(badNames)), headers };
+    const c: Case = { method, path: int(3) === 0 ? paths() + pick(["", "?inStock=maybe", "?inStock=", "?category=%FF", "?" + "a=1&".repeat(500)]) : pick(routePaths).replace(/:[a-z]+/g, pick(badNames)), headers };
     if (method === "POST" || method === "PUT") c.body = int(30) === 0 ? "{" + '"a":'.repeat(1) + '"' + "p".repeat(1_048_577) + '"}' : invalidBody();
     if (c.headers["Content-Length"]) delete c.body; // a lying length is sent raw below
     cases.push(c);
@@ -114,7 +116,7 @@ async function snapshot() {
 }
 
 describe(`bad input (seed ${SEED}, ${COUNT} requests)`, () => {
-  test("no 5xx, the server stays up, the data is unchanged", async () => {
+  test("no 5xx, no undocumented status, the server stays up, the data is unchanged", async () => {
     const before = await snapshot();
     const statuses = new Map<number, number>();
     const failures: string[] = [];
@@ -132,8 +134,11 @@ describe(`bad input (seed ${SEED}, ${COUNT} requests)`, () => {
             status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
           } else {
             const res = await fetch(t.url + c.path, { method: c.method, headers: c.headers, ...(c.body !== undefined ? { body: c.body } : {}) });
-            await res.arrayBuffer();
             status = res.status;
+            const text = await res.text();
+            // Bun's HTTP parser refuses some headers itself (400, 431) before feedbase sees the request: those carry no X-Request-Id.
+            const sent = new URL(t.url + c.path);
+            if (res.headers.has("x-request-id")) checkContract(c.method, sent.pathname + sent.search, status, text);
           }
         } catch (error) {
           failures.push(`#${index} ${c.method} ${c.path.slice(0, 80)}: ${String(error)}`);

@@ -71,7 +71,7 @@ describe("the compiled executable (dist/feedbase)", () => {
   test("the systemd unit passes systemd-analyze verify with the built executable", async () => {
     const tmp = tempDir();
     try {
-      const unit = readFileSync(join(ROOT, "deploy", "feedbase.service"), "utf8").replace("ExecStart=/usr/local/bin/feedbase", `ExecStart=${EXE}`);
+      const unit = readFileSync(join(ROOT, "deploy", "feedbase.service"), "utf8").replace(/^ExecStart=\S+/m, `ExecStart=${EXE}`);
       const path = join(tmp.dir, "feedbase.service");
       writeFileSync(path, unit);
       const r = Bun.spawnSync(["systemd-analyze", "verify", path], { stdout: "pipe", stderr: "pipe" });

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { routes } from "../src/http/routes/index.ts";
+import { accessOf } from "../src/http/route.ts";
+import { documentedErrors } from "../src/http/openapi.ts";
+import { checkContract } from "./helpers/contract.ts";
 import { cli, startTestServer, type TestServer } from "./helpers/harness.ts";
 
 let t: TestServer;
@@ -27,13 +30,40 @@ describe("OpenAPI document", () => {
     expect(result).toEqual({ valid: true });
   });
 
-  test("every route and method the router serves is documented, and nothing else", async () => {
+  test("every keyed route of the table is documented, and nothing else (open routes like /healthz stay out)", async () => {
     const doc = JSON.parse((await cli(["openapi"])).stdout);
-    const served = routes.flatMap((r) => Object.keys(r.methods).map((m) => `${m.toLowerCase()} ${r.path.replace(/:([a-zA-Z]+)/g, "{$1}")}`)).sort();
+    const served = routes.filter((r) => accessOf(r) !== "open").map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([a-zA-Z]+)/g, "{$1}")}`).sort();
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
       .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))
       .sort();
     expect(documented).toEqual(served);
+    expect(routes.map((r) => r.path)).toContain("/healthz");
+  });
+
+  test("the document lists every route's errors, and those cover what the router itself answers", async () => {
+    const doc = JSON.parse((await cli(["openapi"])).stdout);
+    for (const route of routes.filter((r) => accessOf(r) !== "open")) {
+      const where = `${route.method} ${route.path}`;
+      const listed = Object.keys(doc.paths[route.path.replace(/:([a-zA-Z]+)/g, "{$1}")][route.method.toLowerCase()].responses).map(Number);
+      expect({ where, listed }).toEqual({ where, listed: [route.response.status, ...documentedErrors(route)].sort((a, b) => a - b) });
+      // What the router answers before the handler runs: a bad escape in a parameter, a bad body, a read key on a write.
+      const implied = [
+        ...(route.path.includes(":") ? [400] : []),
+        ...(route.body ? [400, 413] : []),
+        ...(accessOf(route) === "write" ? [403] : []),
+      ];
+      for (const status of implied) expect({ where, status, listed: listed.includes(status) }).toEqual({ where, status, listed: true });
+    }
+    expect(doc.paths["/v1/formulas/{id}"].get.responses["400"]).toBeDefined();
+  });
+
+  test("the contract check that runs on every answer of the suite refuses a wrong body or an undocumented status", () => {
+    expect(() => checkContract("GET", "/v1/health", 200, JSON.stringify({ status: "ok", version: "1.0.0", timestamp: "t" }))).not.toThrow();
+    expect(() => checkContract("GET", "/v1/health", 200, JSON.stringify({ status: "ok", timestamp: "t" }))).toThrow(/version/);
+    expect(() => checkContract("GET", "/v1/prices", 201, JSON.stringify({ status: "ok", data: [], count: 0 }))).toThrow(/says 200/);
+    expect(() => checkContract("GET", "/v1/formulas", 404, "{}")).toThrow(/documented errors/);
+    expect(() => checkContract("PUT", "/v1/prices/Maize", 404, "{}")).not.toThrow();
+    expect(() => checkContract("HEAD", "/v1/prices", 200, "")).not.toThrow();
   });
 
   test("every $ref points at something in the document", async () => {

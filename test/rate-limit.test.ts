@@ -39,8 +39,9 @@ describe("rate limiting over HTTP", () => {
     // The oldest counted request leaves the window 3600 s after it came; 5 s have passed since.
     expect(refused.headers.get("retry-after")).toBe("3595");
     expect(fields(refused)).toMatchObject({ rateLimit: '"default";r=0;t=3595', remaining: "0" });
-    const line = t.logs().find((l) => l.msg === "rate limit exceeded");
-    expect(line).toMatchObject({ level: "warn", keyId: expect.stringMatching(/^key_/) });
+    // One line for the refusal, not a warn beside a request line: the request's own, at warn.
+    const lines = t.logs().filter((l) => l.requestId === refused.headers.get("x-request-id"));
+    expect(lines).toEqual([expect.objectContaining({ level: "warn", msg: "rate limit exceeded", status: 401, limit: 5, keyId: expect.stringMatching(/^key_/) })]);
   });
 
   test("refused requests do not count, and the window slides", async () => {

@@ -1,25 +1,10 @@
 import { z } from "zod";
 import { VERSION } from "../version.ts";
-import { createIngredientBody, updatePriceBody } from "../schemas/ingredients.ts";
 import * as R from "../schemas/responses.ts";
-import * as F from "../schemas/formulas.ts";
-
-type Method = "get" | "post" | "put";
-
-interface Operation {
-  method: Method;
-  /** The router's pattern, `:param` form. */
-  path: string;
-  summary: string;
-  description?: string;
-  query?: Record<string, { description: string; schema: z.ZodType }>;
-  body?: z.ZodType;
-  ok: { status: number; description: string; schema: z.ZodType; headers?: Record<string, string> };
-  errors: number[];
-}
+import { accessOf, type Route } from "./route.ts";
 
 const ERROR_TEXT: Record<number, string> = {
-  400: "Bad request: invalid JSON, a body that is not an object, or a field that breaks a rule (the message names it).",
+  400: "Bad request: invalid JSON, a body that is not an object, a field or parameter that breaks a rule (the message names it), or a malformed escape in the path.",
   401: "Missing API key, invalid or inactive API key, or rate limit exceeded (with Retry-After).",
   403: "Write permission required.",
   404: "Not found (unknown path, ingredient name or formula id; another workspace's data is not found).",
@@ -29,89 +14,16 @@ const ERROR_TEXT: Record<number, string> = {
   500: "Internal server error (details are only in the server log, under the request id).",
 };
 
-const nameParam = { name: "name", in: "path", required: true, description: "URL-encoded ingredient name, decoded once (`%2F` is a `/` inside the name).", schema: { type: "string" } };
+/** Every route's possible answers beside its own `errors`: it sits behind a key, has an `Allow` list and can fail. */
+const EVERY_ROUTE = [401, 405, 500] as const;
 
-/** The optional, additive filters of the ingredient list and the price list. */
-const INGREDIENT_FILTERS: Operation["query"] = {
-  category: { description: "Only this category (exact, case-sensitive).", schema: z.string() },
-  inStock: { description: "Only in-stock (`true`) or out-of-stock (`false`) ingredients.", schema: z.enum(["true", "false"]) },
-};
-
-/** PUT on /v1/ingredients/:name and /v1/prices/:name: the spec makes them one operation. */
-const PRICE_UPDATE: Omit<Operation, "path" | "summary"> = {
-  method: "put",
-  description: "Fires `price.updated` when the price changes; a stock-only change or a repeated price fires nothing. Never creates.",
-  body: updatePriceBody,
-  ok: { status: 200, description: "Updated", schema: R.ingredientWritten },
-  errors: [400, 401, 403, 404, 413],
-};
-
-/** Every operation of the v1 surface; test/openapi.test.ts checks this list against the router's. */
-export const OPERATIONS: Operation[] = [
-  { method: "get", path: "/v1/health", summary: "Service status and version", ok: { status: 200, description: "Healthy", schema: R.health }, errors: [401] },
-  {
-    method: "get",
-    path: "/v1/ingredients",
-    summary: "List all ingredients of the workspace",
-    description: "Ordered by name (case-insensitive, ties by bytes). `nutrients` is a count in this view. `pools` lists every category of the workspace whatever the filters. No pagination.",
-    query: INGREDIENT_FILTERS,
-    ok: { status: 200, description: "The ingredient list", schema: R.ingredientList },
-    errors: [400, 401],
-  },
-  {
-    method: "post",
-    path: "/v1/ingredients",
-    summary: "Create an ingredient (write permission)",
-    description: "Fires `ingredient.added`. The name is trimmed and must be unique in the workspace.",
-    body: createIngredientBody,
-    ok: { status: 201, description: "Created", schema: R.ingredientWritten, headers: { Location: "URL of the new ingredient" } },
-    errors: [400, 401, 403, 409, 413],
-  },
-  {
-    method: "get",
-    path: "/v1/ingredients/:name",
-    summary: "One ingredient with all nutrients",
-    ok: { status: 200, description: "The ingredient", schema: R.ingredientRead },
-    errors: [400, 401, 404],
-  },
-  { ...PRICE_UPDATE, path: "/v1/ingredients/:name", summary: "Update an ingredient's price and optionally its stock status (write permission)" },
-  {
-    method: "get",
-    path: "/v1/prices",
-    summary: "Simplified price and stock list",
-    query: INGREDIENT_FILTERS,
-    ok: { status: 200, description: "The price list (no timestamp, as the spec has it)", schema: R.priceList },
-    errors: [400, 401],
-  },
-  { ...PRICE_UPDATE, path: "/v1/prices/:name", summary: "Same operation as PUT /v1/ingredients/{name} (write permission)" },
-  {
-    method: "get",
-    path: "/v1/formulas",
-    summary: "List saved formulas (summaries)",
-    description: "Newest first (`createdAt` descending, then `id` by bytes). Read-only: formulas enter through `feedbase import formulas`. No pagination.",
-    query: {
-      species: { description: "Only this species (exact, case-sensitive).", schema: z.string() },
-      subcategory: { description: "Only this subcategory (exact, case-sensitive).", schema: z.string() },
-    },
-    ok: { status: 200, description: "The formula list", schema: F.formulaList },
-    errors: [401],
-  },
-  {
-    method: "get",
-    path: "/v1/formulas/:id",
-    summary: "One formula: composition, achieved nutrients and constraints",
-    description: "Amounts in kg (3 decimals), prices per ton, costs (2 decimals), `totalCost` from the unrounded costs, achieved nutrients (4 decimals); all frozen at import.",
-    ok: { status: 200, description: "The formula", schema: F.formulaRead },
-    errors: [401, 404],
-  },
-  {
-    method: "get",
-    path: "/v1/openapi.json",
-    summary: "This document",
-    ok: { status: 200, description: "OpenAPI 3.1 document", schema: z.record(z.string(), z.unknown()) },
-    errors: [401],
-  },
-];
+/**
+ * Every error status a route can answer: its declared ones and those every route can.
+ * @example documentedErrors(route) // [400, 401, 404, 405, 500]
+ */
+export function documentedErrors(route: Route): number[] {
+  return [...new Set([...route.errors, ...EVERY_ROUTE])].sort((a, b) => a - b);
+}
 
 const RATE_LIMIT_HEADERS = {
   "RateLimit-Policy": { description: 'The key\'s policy: `"default";q=<requests>;w=3600`.', schema: { type: "string" } },
@@ -137,36 +49,44 @@ function schemaCollector() {
 }
 
 /**
- * The OpenAPI 3.1 document of the v1 surface, generated from the zod schemas that validate requests.
- * @example const doc = openApiDocument(); doc.paths["/v1/health"].get.summary // "Service status and version"
+ * The OpenAPI 3.1 document of the v1 surface, generated from the route table: the same zod schemas
+ * validate requests, and the same declarations give each route's errors. Open routes are operational
+ * (supervisors, scrapers) and stay out of it.
+ * @example const doc = openApiDocument(routes); doc.paths["/v1/health"].get.summary // "Service status and version"
  */
-export function openApiDocument(): Record<string, unknown> {
+export function openApiDocument(routes: readonly Route[]): Record<string, unknown> {
   const { components, toSchema } = schemaCollector();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of OPERATIONS) {
-    const path = op.path.replace(/:([a-zA-Z]+)/g, "{$1}");
-    const parameters: unknown[] = op.path.includes(":name") ? [nameParam] : op.path.includes(":id") ? [{ name: "id", in: "path", required: true, description: "Formula id.", schema: { type: "string" } }] : [];
-    for (const [name, q] of Object.entries(op.query ?? {})) parameters.push({ name, in: "query", required: false, description: q.description, schema: toSchema(q.schema, "input") });
+  for (const route of routes) {
+    if (accessOf(route) === "open") continue;
+    const path = route.path.replace(/:([a-zA-Z]+)/g, "{$1}");
+    const method = route.method.toLowerCase();
+    const parameters: unknown[] = Object.entries(route.params).map(([name, description]) => ({ name, in: "path", required: true, description, schema: { type: "string" } }));
+    for (const [name, field] of Object.entries(route.query?.shape ?? {})) {
+      const { description, ...schema } = toSchema(field as z.ZodType, "input") as { description?: string };
+      parameters.push({ name, in: "query", required: false, description, schema });
+    }
+    const ok = route.response;
     const responses: Record<string, unknown> = {
-      [op.ok.status]: {
-        description: op.ok.description,
-        headers: { ...rateLimitRefs, ...Object.fromEntries(Object.entries(op.ok.headers ?? {}).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) },
-        content: { "application/json": { schema: toSchema(op.ok.schema, "output") } },
+      [ok.status]: {
+        description: ok.description,
+        headers: { ...rateLimitRefs, ...Object.fromEntries(Object.entries(ok.headers ?? {}).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) },
+        content: { [ok.contentType ?? "application/json"]: { schema: toSchema(ok.schema, "output") } },
       },
     };
-    for (const status of [...op.errors, 405, 500]) {
+    for (const status of documentedErrors(route)) {
       responses[status] = {
         description: ERROR_TEXT[status],
         headers: status === 401 ? { "Retry-After": { description: "On a rate-limit refusal: seconds to wait.", schema: { type: "integer" } } } : status === 405 ? { Allow: { description: "The methods this path serves.", schema: { type: "string" } } } : {},
         content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
       };
     }
-    (paths[path] ??= {})[op.method] = {
-      summary: op.summary,
-      ...(op.description ? { description: op.description } : {}),
-      operationId: `${op.method}${path.replace(/[{}]/g, "").replace(/\/v1\//, "/").split(/[/.]/).filter(Boolean).map((s) => s[0]!.toUpperCase() + s.slice(1)).join("")}`,
+    (paths[path] ??= {})[method] = {
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      operationId: `${method}${path.replace(/[{}]/g, "").replace(/\/v1\//, "/").split(/[/.]/).filter(Boolean).map((s) => s[0]!.toUpperCase() + s.slice(1)).join("")}`,
       ...(parameters.length ? { parameters } : {}),
-      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.body, "input") } } } } : {}),
+      ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input") } } } } : {}),
       responses,
     };
   }

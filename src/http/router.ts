@@ -1,99 +1,134 @@
-import type { Database } from "bun:sqlite";
-import type { Clock } from "../domain/time.ts";
-import type { KeyAuth } from "../store/keys.ts";
-import type { PreparedBody, Reply } from "./envelope.ts";
+import type { Reply } from "./envelope.ts";
+import { readJsonObject } from "./body.ts";
 import { HttpError } from "./errors.ts";
+import { parseInput } from "../schemas/problem.ts";
+import { accessOf, type QuerySchema, type RequestContext, type Route } from "./route.ts";
 
-export type Method = "GET" | "HEAD" | "POST" | "PUT";
-
-/** Everything a handler may use: the validated request and the services of the running app. */
-export interface RequestContext {
-  req: Request;
-  key: KeyAuth;
-  /** Path parameters, percent-decoded once, in the order of the pattern. */
-  params: string[];
-  query: URLSearchParams;
-  db: Database;
-  clock: Clock;
-  /** The request's time, as the ISO 8601 `timestamp` of the envelope. */
-  timestamp: string;
-  /**
-   * Run a write in the shared group commit (src/store/write-queue.ts); resolves once it is durable.
-   * The work must be synchronous database work only.
-   */
-  write<T>(work: () => T): Promise<T>;
-  /**
-   * A body derived from the data (`build` returns an `openBody`), kept serialized while the data is
-   * unchanged (src/http/read-cache.ts). The key must name everything the body depends on.
-   */
-  cached(key: string, build: () => string): PreparedBody;
-}
-
-export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
-
-export interface Route {
-  /** `/v1/ingredients/:name`: literal segments and `:param` segments. */
+/** One path of the table with every method it serves. */
+interface CompiledPath {
   path: string;
-  /** HEAD is served by GET wherever GET is, so it is never listed here. */
-  methods: Partial<Record<"GET" | "POST" | "PUT", Handler>>;
+  segments: (string | null)[];
+  names: string[];
+  methods: Map<string, CompiledRoute>;
+  allow: string;
+  open: boolean;
+  quiet: boolean;
 }
 
 interface CompiledRoute {
   route: Route;
-  segments: { literal: string | null }[];
-  allow: string;
+  /** The parsed empty query, shared by every request without a query string (handlers only read it). */
+  emptyQuery: unknown;
+  /** Query parameters whose schema is an array: every repeat is kept, not only the last. */
+  repeated: Set<string>;
 }
 
 export type Match =
-  | { kind: "found"; handler: Handler; params: string[] }
-  | { kind: "method"; allow: string }
+  | { kind: "found"; route: CompiledRoute; params: Record<string, string>; quiet: boolean }
+  | { kind: "method"; allow: string; quiet: boolean }
   | { kind: "none" };
 
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT"] as const;
+const isV1 = (path: string) => path === "/v1" || path.startsWith("/v1/");
 
 /**
- * A small router over raw paths: Bun's own routes answer 404 where the spec wants 405 and decode a bad
- * escape to U+FFFD, so matching happens here on the undecoded path and each parameter is decoded once.
- * @example const router = new Router([{ path: "/v1/health", methods: { GET: health } }]);
- *          router.match("GET", "/v1/health")
+ * The route table, compiled for matching on raw paths: Bun's own routes answer 404 where the spec wants
+ * 405 and decode a bad escape to U+FFFD, so matching happens here on the undecoded path and each
+ * parameter is decoded once. Routes under /v1 need a key; `open` routes live outside /v1.
+ * @example const router = new Router(routes); router.match("GET", "/v1/health")
  */
 export class Router {
-  private readonly compiled: CompiledRoute[];
+  private readonly paths: CompiledPath[] = [];
 
   constructor(readonly routes: readonly Route[]) {
-    this.compiled = routes.map((route) => ({
-      route,
-      segments: route.path
-        .slice(1)
-        .split("/")
-        .map((s) => ({ literal: s.startsWith(":") ? null : s })),
-      allow: METHOD_ORDER.filter((m) => (m === "HEAD" ? route.methods.GET : route.methods[m])).join(", "),
-    }));
+    for (const route of routes) {
+      const open = accessOf(route) === "open";
+      if (open === isV1(route.path)) throw new Error(`${route.method} ${route.path}: open routes live outside /v1, keyed ones under it`);
+      let entry = this.paths.find((p) => p.path === route.path);
+      if (!entry) {
+        const segments = route.path.slice(1).split("/").map((s) => (s.startsWith(":") ? null : s));
+        const names = route.path.slice(1).split("/").filter((s) => s.startsWith(":")).map((s) => s.slice(1));
+        entry = { path: route.path, segments, names, methods: new Map(), allow: "", open, quiet: false };
+        this.paths.push(entry);
+      }
+      if (entry.methods.has(route.method)) throw new Error(`${route.method} ${route.path} is declared twice`);
+      entry.methods.set(route.method, compileRoute(route));
+      entry.quiet ||= route.quiet === true;
+      entry.allow = METHOD_ORDER.filter((m) => entry.methods.has(m === "HEAD" ? "GET" : m)).join(", ");
+    }
   }
 
   /** Throws HttpError(400) for a malformed escape in a parameter of a matching path. */
   match(method: string, rawPath: string): Match {
     const parts = rawPath.slice(1).split("/");
-    for (const c of this.compiled) {
-      if (c.segments.length !== parts.length) continue;
-      const raw: string[] = [];
-      let ok = true;
-      for (let i = 0; i < parts.length; i++) {
-        const seg = c.segments[i]!;
-        const part = parts[i]!;
-        if (seg.literal === null) {
-          if (part === "") ok = false;
-          else raw.push(part);
-        } else if (seg.literal !== part) ok = false;
-        if (!ok) break;
-      }
-      if (!ok) continue;
-      const handler = c.route.methods[(method === "HEAD" ? "GET" : method) as "GET" | "POST" | "PUT"];
-      if (!handler || !(METHOD_ORDER as readonly string[]).includes(method)) return { kind: "method", allow: c.allow };
-      return { kind: "found", handler, params: raw.map(decodeSegment) };
+    for (const entry of this.paths) {
+      if (!segmentsMatch(entry.segments, parts)) continue;
+      const compiled = entry.methods.get(method === "HEAD" ? "GET" : method);
+      if (!compiled) return { kind: "method", allow: entry.allow, quiet: entry.quiet };
+      const params: Record<string, string> = {};
+      let n = 0;
+      for (let i = 0; i < parts.length; i++) if (entry.segments[i] === null) params[entry.names[n++]!] = decodeSegment(parts[i]!);
+      return { kind: "found", route: compiled, params, quiet: entry.quiet };
     }
     return { kind: "none" };
   }
+}
+
+function segmentsMatch(segments: (string | null)[], parts: string[]): boolean {
+  if (segments.length !== parts.length) return false;
+  for (let i = 0; i < parts.length; i++) {
+    const literal = segments[i];
+    if (literal === null ? parts[i] === "" : literal !== parts[i]) return false;
+  }
+  return true;
+}
+
+function compileRoute(route: Route): CompiledRoute {
+  const repeated = new Set<string>();
+  for (const [name, field] of Object.entries(route.query?.shape ?? {})) if (isArraySchema(field)) repeated.add(name);
+  return { route, emptyQuery: route.query ? Object.freeze(parseInput(route.query, {})) : undefined, repeated };
+}
+
+/** Whether a query field (possibly optional, defaulted or transformed) takes an array. */
+function isArraySchema(field: unknown): boolean {
+  type Def = { type: string; innerType?: { def: Def }; in?: { def: Def } };
+  let def = (field as { def: Def }).def;
+  for (;;) {
+    if (def.type === "optional" || def.type === "default" || def.type === "nullable") def = def.innerType!.def;
+    else if (def.type === "pipe") def = def.in!.def;
+    else return def.type === "array";
+  }
+}
+
+/**
+ * Run a matched route: body (400/413), then the record the path names (404), then the query (400), then
+ * the handler (docs/decisions.md#http). Synchronous unless the route reads a body or the handler waits.
+ * @example return dispatch(match.route, ctx, match.params, rawQuery)
+ */
+export function dispatch(compiled: CompiledRoute, ctx: RequestContext, params: Record<string, string>, rawQuery: string): Reply | Promise<Reply> {
+  const { route } = compiled;
+  if (route.body) {
+    const schema = route.body;
+    return readJsonObject(ctx.req).then((raw) => finish(compiled, ctx, params, rawQuery, parseInput(schema, raw)));
+  }
+  return finish(compiled, ctx, params, rawQuery, undefined);
+}
+
+function finish(compiled: CompiledRoute, ctx: RequestContext, params: Record<string, string>, rawQuery: string, body: unknown): Reply | Promise<Reply> {
+  const { route } = compiled;
+  const found = route.lookup ? route.lookup(ctx, params) : undefined;
+  const query = route.query && rawQuery !== "" ? parseQuery(route.query, compiled.repeated, rawQuery) : compiled.emptyQuery;
+  return route.handle(ctx, { params, query, body, found });
+}
+
+/** Unknown parameters are ignored by the schema; a repeated one keeps its last value unless its schema is an array. */
+function parseQuery(schema: QuerySchema, repeated: Set<string>, rawQuery: string): unknown {
+  const input: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(rawQuery)) {
+    if (repeated.has(name)) ((input[name] as string[] | undefined) ?? (input[name] = [])).push(value);
+    else input[name] = value;
+  }
+  return parseInput(schema, input);
 }
 
 /**

@@ -9,7 +9,8 @@ import { authenticate } from "./auth.ts";
 import { ReadCache } from "./read-cache.ts";
 import { errorBody, jsonReply, PreparedBody, type Reply } from "./envelope.ts";
 import { HttpError, toHttpError } from "./errors.ts";
-import { Router, type Route } from "./router.ts";
+import { dispatch, Router } from "./router.ts";
+import { accessOf, type RequestContext, type Route } from "./route.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import type { SlidingWindowLimiter } from "../limiter/sliding-window.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
@@ -27,11 +28,11 @@ export interface HttpServerOptions {
   writes: WriteQueue;
   /** Tells cached bodies when the data may have changed; the service touches it after each commit. */
   version: DataVersion;
+  /** One info line per request (default on); rate-limit refusals are logged at warn either way. */
+  accessLog?: boolean;
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
-/** Shared by every request without a query string; handlers only read it. */
-const NO_QUERY = new URLSearchParams();
 let requestCounter = 0;
 const requestIdPrefix = crypto.randomUUID().slice(0, 8);
 
@@ -45,6 +46,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   const clock = options.clock ?? systemClock;
   const router = new Router(options.routes);
   const { version, writes } = options;
+  const accessLog = options.accessLog ?? true;
   const keys = new ReadCache<KeyAuth>();
   const bodies = new ReadCache<PreparedBody>();
   // Requests in the same millisecond share one timestamp string (and so one finished cached body).
@@ -53,43 +55,43 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   interface Caller {
     key: KeyAuth | null;
     limitHeaders: Record<string, string> | null;
+    /** The limit a refused request exceeded: its log line is the warn one. */
+    refusedLimit: number | null;
+    /** The path's routes are probes that are not logged (/healthz). */
+    quiet: boolean;
   }
 
   /** Everything up to the handler; synchronous where the handler is, so GETs need no promise. */
   function handle(req: Request, path: string, query: string, caller: Caller): Reply | Promise<Reply> {
-    if (path === "/healthz") {
-      if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "Method not allowed", { Allow: "GET, HEAD" });
-      return { status: 200, body: "ok", headers: { "Content-Type": "text/plain" } };
-    }
-    if (path !== "/v1" && !path.startsWith("/v1/")) throw new HttpError(404, "Not found");
     const now = clock();
     const generation = version.current();
-    const key = authenticate(db, req.headers.get("x-api-key"), keys, generation);
-    caller.key = key;
-    const decision = options.limiter.check(key.id, key.rateLimit);
-    caller.limitHeaders = rateLimitHeaders(decision, now);
-    if (!decision.allowed) {
-      // A 401 for a limit looks like a revoked key to an integrator; the warn line tells the admin which.
-      logger.log("warn", "rate limit exceeded", { keyId: key.id, limit: decision.limit });
-      throw new HttpError(401, "Rate limit exceeded", { "Retry-After": String(Math.max(1, decision.resetSeconds)) });
+    let key: KeyAuth | null = null;
+    if (path === "/v1" || path.startsWith("/v1/")) {
+      key = authenticate(db, req.headers.get("x-api-key"), keys, generation);
+      caller.key = key;
+      const decision = options.limiter.check(key.id, key.rateLimit);
+      caller.limitHeaders = rateLimitHeaders(decision, now);
+      if (!decision.allowed) {
+        caller.refusedLimit = decision.limit;
+        throw new HttpError(401, "Rate limit exceeded", { "Retry-After": String(Math.max(1, decision.resetSeconds)) });
+      }
     }
     const match = router.match(req.method, path);
     if (match.kind === "none") throw new HttpError(404, "Not found");
+    caller.quiet = match.quiet;
     if (match.kind === "method") throw new HttpError(405, "Method not allowed", { Allow: match.allow });
-    if ((req.method === "POST" || req.method === "PUT") && !key.canWrite) {
-      throw new HttpError(403, "Write permission required");
-    }
-    return match.handler({
+    if (accessOf(match.route.route) === "write" && !key!.canWrite) throw new HttpError(403, "Write permission required");
+    const ctx = {
       req,
       key,
-      params: match.params,
-      query: query === "" ? NO_QUERY : new URLSearchParams(query),
       db,
       clock,
       timestamp: timestampOf(now),
+      rawQuery: query,
       write: (work) => writes.run(work),
       cached: (k, build) => bodies.get(generation, k, () => new PreparedBody(build())),
-    });
+    } as RequestContext;
+    return dispatch(match.route, ctx, match.params, query);
   }
 
   function failure(error: unknown, requestId: string, req: Request, path: string): Reply {
@@ -104,15 +106,19 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     const headers: Record<string, string> = { "Content-Type": "application/json", "X-Request-Id": requestId };
     if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
     if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
-    if (path !== "/healthz") {
-      logger.log("info", "request", {
+    if (!caller.quiet && (accessLog || caller.refusedLimit !== null)) {
+      const line = {
         requestId,
         method: req.method,
         path,
         status: reply.status,
         ms: Math.round((performance.now() - started) * 1000) / 1000,
         keyId: caller.key?.id ?? null,
-      });
+      };
+      // One line per request. A 401 for a limit looks like a revoked key to an integrator: the refusal's
+      // line is a warn naming the limit, so the admin can tell which (and sees it with the access log off).
+      if (caller.refusedLimit === null) logger.log("info", "request", line);
+      else logger.log("warn", "rate limit exceeded", { ...line, limit: caller.refusedLimit });
     }
     return new Response(reply.body, { status: reply.status, headers });
   }
@@ -133,7 +139,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       const query = queryStart === -1 ? "" : url.slice(queryStart + 1);
       const given = req.headers.get("x-request-id");
       const requestId = given !== null && REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
-      const caller: Caller = { key: null, limitHeaders: null };
+      const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false };
       let outcome: Reply | Promise<Reply>;
       try {
         outcome = handle(req, path, query, caller);

@@ -79,7 +79,10 @@ export const formulaImport = z
 export type FormulaImport = z.output<typeof formulaImport>;
 
 /** Filters of GET /v1/formulas (exact, case-sensitive); unknown parameters are ignored. */
-export const formulaQuery = z.object({ species: z.string().optional(), subcategory: z.string().optional() });
+export const formulaQuery = z.object({
+  species: z.string().optional().meta({ description: "Only this species (exact, case-sensitive)." }),
+  subcategory: z.string().optional().meta({ description: "Only this subcategory (exact, case-sensitive)." }),
+});
 
 /** The list item of GET /v1/formulas: exactly the spec's summary fields. */
 export const formulaSummary = z

@@ -63,8 +63,12 @@ export const updatePriceBody = z.strictObject({ price, inStock: z.boolean().opti
 
 /** Filters of GET /v1/ingredients and GET /v1/prices; unknown parameters are ignored. */
 export const ingredientQuery = z.object({
-  category: z.string().optional(),
-  inStock: z.enum(["true", "false"], { error: "inStock must be true or false" }).optional().transform((v) => (v === undefined ? undefined : v === "true")),
+  category: z.string().optional().meta({ description: "Only this category (exact, case-sensitive)." }),
+  inStock: z
+    .enum(["true", "false"], { error: "inStock must be true or false" })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true"))
+    .meta({ description: "Only in-stock (`true`) or out-of-stock (`false`) ingredients." }),
 });
 
 export type CreateIngredient = z.output<typeof createIngredientBody>;

@@ -57,3 +57,6 @@ export const priceUpdatedPayload = z
 export const ingredientAddedPayload = z
   .object({ ingredient: z.string(), category: z.string(), price: z.number(), timestamp })
   .meta({ id: "IngredientAddedEvent" });
+
+/** GET /healthz: plain text, for process supervisors. */
+export const liveness = z.literal("ok");

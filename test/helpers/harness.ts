@@ -6,6 +6,7 @@ import { createKey } from "../../src/store/keys.ts";
 import { requireWorkspace } from "../../src/store/workspaces.ts";
 import { startService, type RunningService, type ServiceOptions } from "../../src/service.ts";
 import { createLogger } from "../../src/log.ts";
+import { checkContract } from "./contract.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
@@ -34,6 +35,7 @@ export interface TestServer {
   logText(): string;
   /** An API key made straight in the data file (the CLI path is tested on its own). */
   key(options?: { write?: boolean; rateLimit?: number; workspace?: string }): string;
+  /** A request over HTTP; every answer is checked against the route table (./contract.ts). */
   request(method: string, path: string, options?: { key?: string | null; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> }): Promise<Response>;
   stop(): Promise<void>;
 }
@@ -68,11 +70,13 @@ export async function startTestServer(
       const ws = requireWorkspace(keyDb, workspace);
       return createKey(keyDb, { workspaceId: ws.id, write, rateLimit, label: null, now: new Date().toISOString() }).key;
     },
-    request(method, path, { key = null, body, raw, headers = {} } = {}) {
+    async request(method, path, { key = null, body, raw, headers = {} } = {}) {
       const init: RequestInit = { method, headers: { ...headers, ...(key !== null ? { "X-API-Key": key } : {}) } };
       if (raw !== undefined) init.body = raw;
       else if (body !== undefined) init.body = JSON.stringify(body);
-      return fetch(url + path, init);
+      const res = await fetch(url + path, init);
+      checkContract(method, path, res.status, await res.clone().text());
+      return res;
     },
     async stop() {
       keyDb.close();

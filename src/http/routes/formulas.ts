@@ -1,28 +1,42 @@
-import { formulaQuery } from "../../schemas/formulas.ts";
-import { parseInput } from "../../schemas/problem.ts";
+import * as F from "../../schemas/formulas.ts";
 import { listFormulas, requireFormula } from "../../store/formulas.ts";
 import { jsonReply, openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
-import type { Handler, Route } from "../router.ts";
+import { defineRoute } from "../route.ts";
 
-/** Summaries only (the spec's list item), newest first. */
-const list: Handler = (ctx) => {
-  const filters = ctx.query.size === 0 ? {} : parseInput(formulaQuery, Object.fromEntries(ctx.query));
-  const body = ctx.cached(cacheKey("formulas", ctx.key.workspaceId, filters.species, filters.subcategory), () => {
-    const data = listFormulas(ctx.db, ctx.key.workspaceId, filters);
-    return openBody(data, { count: data.length });
-  });
-  return jsonReply(200, body.at(ctx.timestamp));
-};
-
-const detail: Handler = (ctx) => {
-  const id = ctx.params[0]!;
-  const body = ctx.cached(cacheKey("formula", ctx.key.workspaceId, id), () => openBody(requireFormula(ctx.db, ctx.key.workspaceId, id)));
-  return jsonReply(200, body.at(ctx.timestamp));
-};
+/** The path parameter of every route that names one formula. */
+export const ID_PARAM = { id: "Formula id." };
 
 /** Read-only, as the spec says: formulas enter through `feedbase import formulas`, so any other method is 405. */
-export const formulaRoutes: Route[] = [
-  { path: "/v1/formulas", methods: { GET: list } },
-  { path: "/v1/formulas/:id", methods: { GET: detail } },
+export const formulaRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/v1/formulas",
+    summary: "List saved formulas (summaries)",
+    description: "Newest first (`createdAt` descending, then `id` by bytes). Read-only: formulas enter through `feedbase import formulas`. No pagination.",
+    params: {},
+    query: F.formulaQuery,
+    response: { status: 200, description: "The formula list", schema: F.formulaList },
+    errors: [],
+    handle(ctx, { query }) {
+      const body = ctx.cached(cacheKey("formulas", ctx.key.workspaceId, query.species, query.subcategory), () => {
+        const data = listFormulas(ctx.db, ctx.key.workspaceId, query);
+        return openBody(data, { count: data.length });
+      });
+      return jsonReply(200, body.at(ctx.timestamp));
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/formulas/:id",
+    summary: "One formula: composition, achieved nutrients and constraints",
+    description: "Amounts in kg (3 decimals), prices per ton, costs (2 decimals), `totalCost` from the unrounded costs, achieved nutrients (4 decimals); all frozen at import.",
+    params: ID_PARAM,
+    response: { status: 200, description: "The formula", schema: F.formulaRead },
+    errors: [400, 404],
+    handle(ctx, { params }) {
+      const body = ctx.cached(cacheKey("formula", ctx.key.workspaceId, params.id), () => openBody(requireFormula(ctx.db, ctx.key.workspaceId, params.id)));
+      return jsonReply(200, body.at(ctx.timestamp));
+    },
+  }),
 ];

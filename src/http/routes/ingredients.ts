@@ -1,57 +1,92 @@
 import { createIngredientBody, ingredientQuery, updatePriceBody } from "../../schemas/ingredients.ts";
-import { parseInput } from "../../schemas/problem.ts";
+import * as R from "../../schemas/responses.ts";
 import { createIngredient, listIngredients, listPools, listPrices, requireIngredient, updatePrice, type IngredientFilters } from "../../store/ingredients.ts";
-import { readJsonObject } from "../body.ts";
 import { jsonReply, okBody, openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
-import type { Handler, RequestContext, Route } from "../router.ts";
+import { defineRoute, type RequestContext } from "../route.ts";
 
-const filtersOf = (ctx: RequestContext): IngredientFilters => (ctx.query.size === 0 ? {} : parseInput(ingredientQuery, Object.fromEntries(ctx.query)));
+/** The path parameter of every route that names one ingredient. */
+export const NAME_PARAM = { name: "URL-encoded ingredient name, decoded once (`%2F` is a `/` inside the name)." };
+
 const actorOf = (ctx: RequestContext) => ({ workspaceId: ctx.key.workspaceId, keyId: ctx.key.id, now: ctx.timestamp });
 /** Cache key of a list: the workspace and the filters fully determine the body. */
 const listKey = (kind: string, ctx: RequestContext, f: IngredientFilters) => cacheKey(kind, ctx.key.workspaceId, f.category, f.inStock);
 
-const list: Handler = (ctx) => {
-  const filters = filtersOf(ctx);
-  const body = ctx.cached(listKey("ingredients", ctx, filters), () => {
-    const data = listIngredients(ctx.db, ctx.key.workspaceId, filters);
-    return openBody(data, { count: data.length, pools: listPools(ctx.db, ctx.key.workspaceId) });
-  });
-  return jsonReply(200, body.at(ctx.timestamp));
-};
-
-const detail: Handler = (ctx) => {
-  const name = ctx.params[0]!;
-  const body = ctx.cached(cacheKey("ingredient", ctx.key.workspaceId, name), () => openBody(requireIngredient(ctx.db, ctx.key.workspaceId, name)));
-  return jsonReply(200, body.at(ctx.timestamp));
-};
-
-const create: Handler = async (ctx) => {
-  const input = parseInput(createIngredientBody, await readJsonObject(ctx.req));
-  const created = await ctx.write(() => createIngredient(ctx.db, actorOf(ctx), input));
-  return jsonReply(201, okBody(created), { Location: `/v1/ingredients/${encodeURIComponent(created.name)}` });
-};
-
 /** PUT /v1/ingredients/:name and PUT /v1/prices/:name are one operation (the spec says they behave identically). */
-const setPrice: Handler = async (ctx) => {
-  const change = parseInput(updatePriceBody, await readJsonObject(ctx.req));
-  const updated = await ctx.write(() => updatePrice(ctx.db, actorOf(ctx), ctx.params[0]!, change));
-  return jsonReply(200, okBody(updated));
-};
-
-/** The price list has no `timestamp`: a quirk of the spec that integrators rely on. */
-const prices: Handler = (ctx) => {
-  const filters = filtersOf(ctx);
-  const body = ctx.cached(listKey("prices", ctx, filters), () => {
-    const data = listPrices(ctx.db, ctx.key.workspaceId, filters);
-    return openBody(data, { count: data.length });
+const setPrice = (path: "/v1/ingredients/:name" | "/v1/prices/:name", summary: string) =>
+  defineRoute({
+    method: "PUT",
+    path,
+    summary,
+    description: "Fires `price.updated` when the price changes; a stock-only change or a repeated price fires nothing. Never creates.",
+    params: NAME_PARAM,
+    body: updatePriceBody,
+    response: { status: 200, description: "Updated", schema: R.ingredientWritten },
+    errors: [400, 403, 404, 413],
+    handle: async (ctx, { params, body }) => jsonReply(200, okBody(await ctx.write(() => updatePrice(ctx.db, actorOf(ctx), params.name, body)))),
   });
-  return jsonReply(200, body.untimed());
-};
 
-export const ingredientRoutes: Route[] = [
-  { path: "/v1/ingredients", methods: { GET: list, POST: create } },
-  { path: "/v1/ingredients/:name", methods: { GET: detail, PUT: setPrice } },
-  { path: "/v1/prices", methods: { GET: prices } },
-  { path: "/v1/prices/:name", methods: { PUT: setPrice } },
+export const ingredientRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/v1/ingredients",
+    summary: "List all ingredients of the workspace",
+    description: "Ordered by name (case-insensitive, ties by bytes). `nutrients` is a count in this view. `pools` lists every category of the workspace whatever the filters. No pagination.",
+    params: {},
+    query: ingredientQuery,
+    response: { status: 200, description: "The ingredient list", schema: R.ingredientList },
+    errors: [400],
+    handle(ctx, { query }) {
+      const body = ctx.cached(listKey("ingredients", ctx, query), () => {
+        const data = listIngredients(ctx.db, ctx.key.workspaceId, query);
+        return openBody(data, { count: data.length, pools: listPools(ctx.db, ctx.key.workspaceId) });
+      });
+      return jsonReply(200, body.at(ctx.timestamp));
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/v1/ingredients",
+    summary: "Create an ingredient (write permission)",
+    description: "Fires `ingredient.added`. The name is trimmed and must be unique in the workspace.",
+    params: {},
+    body: createIngredientBody,
+    response: { status: 201, description: "Created", schema: R.ingredientWritten, headers: { Location: "URL of the new ingredient" } },
+    errors: [400, 403, 409, 413],
+    async handle(ctx, { body }) {
+      const created = await ctx.write(() => createIngredient(ctx.db, actorOf(ctx), body));
+      return jsonReply(201, okBody(created), { Location: `/v1/ingredients/${encodeURIComponent(created.name)}` });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/ingredients/:name",
+    summary: "One ingredient with all nutrients",
+    params: NAME_PARAM,
+    response: { status: 200, description: "The ingredient", schema: R.ingredientRead },
+    errors: [400, 404],
+    handle(ctx, { params }) {
+      const body = ctx.cached(cacheKey("ingredient", ctx.key.workspaceId, params.name), () => openBody(requireIngredient(ctx.db, ctx.key.workspaceId, params.name)));
+      return jsonReply(200, body.at(ctx.timestamp));
+    },
+  }),
+  setPrice("/v1/ingredients/:name", "Update an ingredient's price and optionally its stock status (write permission)"),
+  defineRoute({
+    method: "GET",
+    path: "/v1/prices",
+    summary: "Simplified price and stock list",
+    params: {},
+    query: ingredientQuery,
+    response: { status: 200, description: "The price list (no timestamp, as the spec has it)", schema: R.priceList },
+    errors: [400],
+    /** The price list has no `timestamp`: a quirk of the spec that integrators rely on. */
+    handle(ctx, { query }) {
+      const body = ctx.cached(listKey("prices", ctx, query), () => {
+        const data = listPrices(ctx.db, ctx.key.workspaceId, query);
+        return openBody(data, { count: data.length });
+      });
+      return jsonReply(200, body.untimed());
+    },
+  }),
+  setPrice("/v1/prices/:name", "Same operation as PUT /v1/ingredients/{name} (write permission)"),
 ];

@@ -1,0 +1,41 @@
+import { documentedErrors } from "../../src/http/openapi.ts";
+import { routes } from "../../src/http/routes/index.ts";
+import { Router } from "../../src/http/router.ts";
+import { firstProblem } from "../../src/schemas/problem.ts";
+
+const router = new Router(routes);
+
+/**
+ * Check one answer against the route table: a 2xx has the route's status and its body passes the
+ * route's response schema; an error is one the route documents. The harness runs it on every answer
+ * its `request` gets, so the whole suite checks the table against what the server really sends.
+ * @example checkContract("GET", "/v1/prices?inStock=true", 200, await res.clone().text())
+ */
+export function checkContract(method: string, target: string, status: number, text: string): void {
+  const path = target.split("?")[0]!;
+  let match: ReturnType<Router["match"]>;
+  try {
+    match = router.match(method, path);
+  } catch {
+    return; // a malformed escape: the route is unknown, the 400 is the http-core tests' business
+  }
+  const where = `${method} ${target} answered ${status}`;
+  if (match.kind === "none") {
+    if (status !== 404 && status !== 401) throw new Error(`${where}: an unknown path answers 401 or 404`);
+    return;
+  }
+  if (match.kind === "method") {
+    if (status !== 405 && status !== 401) throw new Error(`${where}: a method the path does not serve answers 401 or 405`);
+    return;
+  }
+  const route = match.route.route;
+  if (status < 300) {
+    if (status !== route.response.status) throw new Error(`${where}: the route table says ${route.response.status}`);
+    if (method === "HEAD") return;
+    const body = route.response.contentType === "text/plain" ? text : JSON.parse(text);
+    const result = route.response.schema.safeParse(body);
+    if (!result.success) throw new Error(`${where}: body breaks the response schema: ${firstProblem(result.error.issues, body)}`);
+    return;
+  }
+  if (!documentedErrors(route).includes(status)) throw new Error(`${where}: not among the route's documented errors ${documentedErrors(route).join(", ")}`);
+}
