@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
-import { DataFileError, openDatabase } from "../src/store/db.ts";
+import { DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
 
 /** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
 export class CliFailure extends Error {}
@@ -82,7 +82,11 @@ export function run<A extends unknown[]>(action: (...args: A) => void | Promise<
         error instanceof NotFoundError ||
         error instanceof ConflictError ||
         error instanceof ValidationError;
-      const message = known ? (error as Error).message : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
+      const message = known
+        ? (error as Error).message
+        : isStorageFull(error)
+          ? "The data file's disk is full: nothing was written; free space and run the command again"
+          : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
       process.stderr.write(`error: ${message}\n`);
       process.exit(usage ? 2 : 1);
     }

@@ -79,9 +79,12 @@ export function okBody(data: unknown, extras: EnvelopeExtras = {}): string {
   return closeBody(openBody(data, rest), timestamp);
 }
 
-/** @example errorBody("Not found") // '{"status":"error","message":"Not found"}' */
-export function errorBody(message: string): string {
-  return JSON.stringify({ status: "error", message });
+/**
+ * The spec's error object; `details` adds fields after the message (readiness lists its failed checks).
+ * @example errorBody("Not found") // '{"status":"error","message":"Not found"}'
+ */
+export function errorBody(message: string, details?: Record<string, unknown>): string {
+  return JSON.stringify({ status: "error", message, ...details });
 }
 
 /**

@@ -38,6 +38,8 @@ export interface OpenContext {
    * unchanged (src/http/read-cache.ts). The key must name everything the body depends on.
    */
   cached(key: string, build: () => string): PreparedBody;
+  /** The readiness checks that fail now (src/http/readiness.ts); empty when the service is ready. */
+  readiness(): Promise<string[]>;
 }
 
 /** The context of a route behind a key: the key it was called with, which scopes it to one workspace. */

@@ -30,6 +30,8 @@ export interface HttpServerOptions {
   version: DataVersion;
   /** One info line per request (default on); rate-limit refusals are logged at warn either way. */
   accessLog?: boolean;
+  /** The failed readiness checks (src/http/readiness.ts), for `GET /readyz`. */
+  readiness: () => Promise<string[]>;
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
@@ -90,6 +92,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       rawQuery: query,
       write: (work) => writes.run(work),
       cached: (k, build) => bodies.get(generation, k, () => new PreparedBody(build())),
+      readiness: options.readiness,
     } as RequestContext;
     return dispatch(match.route, ctx, match.params, query);
   }

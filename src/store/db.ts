@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { Database, SQLiteError } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { MIGRATIONS } from "./migrations.ts";
@@ -8,6 +8,15 @@ import { MIGRATIONS } from "./migrations.ts";
  * @example throw new DataFileError("feedbase.db is not a feedbase data file (not an SQLite database)")
  */
 export class DataFileError extends Error {}
+
+/**
+ * True when SQLite could not get the space a write needed (SQLITE_FULL: the disk is full, or the test
+ * cap below was reached). Callers answer 503 or refuse the command instead of failing opaquely.
+ * @example if (isStorageFull(error)) throw new HttpError(503, "Storage full")
+ */
+export function isStorageFull(error: unknown): boolean {
+  return error instanceof SQLiteError && error.code === "SQLITE_FULL";
+}
 
 /** The data file does not exist and the caller may not create it. */
 export class DataFileMissingError extends DataFileError {
@@ -57,6 +66,7 @@ export function openDatabase(path: string, options: OpenOptions): Database {
   }
   db.run("PRAGMA synchronous = FULL");
   db.run("PRAGMA foreign_keys = ON");
+  capPagesForTests(db);
   migrate(db);
   return db;
 }
@@ -71,4 +81,15 @@ function migrate(db: Database): void {
       db.run(`PRAGMA user_version = ${version + 1}`);
     }
   }).immediate();
+}
+
+/**
+ * FEEDBASE_TEST_MAX_PAGES=<n> caps the file at n pages (SQLite's max_page_count; it never goes below the
+ * file's current size), so a test can make the "disk" full on any machine without a small filesystem.
+ */
+function capPagesForTests(db: Database): void {
+  const cap = process.env.FEEDBASE_TEST_MAX_PAGES;
+  if (cap === undefined || cap === "") return;
+  if (!/^\d+$/.test(cap)) throw new Error(`FEEDBASE_TEST_MAX_PAGES must be a whole number, not ${cap}`);
+  db.run(`PRAGMA max_page_count = ${cap}`);
 }

@@ -115,7 +115,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX deliveries_by_status ON deliveries (status, updated_at);
   CREATE INDEX deliveries_by_webhook ON deliveries (webhook_id, status);
   `,
-  // 4: every attempt of a delivery, not only the last (webhook deliveries show). number counts over the
+  // 4: GET /readyz proves a write can commit and the file can still grow by committing a page-sized row
+  // here and removing it in the same transaction; the table is empty between probes.
+  `
+  CREATE TABLE readiness_probe (id INTEGER PRIMARY KEY, filler BLOB NOT NULL);
+  `,
+  // 5: every attempt of a delivery, not only the last (webhook deliveries show). number counts over the
   // delivery's whole life, admin retries included; deliveries.attempts counts within the current schedule.
   `
   CREATE TABLE delivery_attempts (

@@ -68,6 +68,9 @@ export class WriteQueue {
             try {
               outcomes.push({ ok: true, value: this.db.transaction(op.work)() });
             } catch (error) {
+              // SQLite ends the whole transaction on some errors (SQLITE_FULL, for one): what ran before is
+              // gone too, and what follows must not run outside it. The batch fails as a whole.
+              if (!this.db.inTransaction) throw error;
               outcomes.push({ ok: false, value: error });
             }
           }
