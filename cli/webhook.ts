@@ -4,6 +4,7 @@ import { isoTime } from "../src/domain/time.ts";
 import type { EventType } from "../src/store/events.ts";
 import { listDeliveries, retryDeliveries, retryFailed, type DeliveryStatus } from "../src/store/deliveries.ts";
 import { EVENT_TYPES, createWebhook, listWebhooks, pendingCount, removeWebhook, setWebhookEnabled, setWebhookSecret } from "../src/store/webhooks.ts";
+import { transaction } from "../src/store/transaction.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { parseRetrySchedule } from "../src/webhooks/retry.ts";
 import { generateSecret, validateSuppliedSecret } from "../src/webhooks/sign.ts";
@@ -142,7 +143,8 @@ export function registerWebhook(program: Command): void {
       .addOption(dataOption())
       .action(
         run((id: string, opts: { data: string }) => {
-          const cancelled = removeWebhook(openExisting(opts.data), id);
+          const db = openExisting(opts.data);
+          const cancelled = transaction(db, () => removeWebhook(db, id));
           process.stdout.write(`Removed ${id} (${cancelled} pending ${cancelled === 1 ? "delivery" : "deliveries"} cancelled)\n`);
         }),
       ),
@@ -253,7 +255,7 @@ export function registerWebhook(program: Command): void {
           const unique = [...new Set(ids)];
           let count = unique.length;
           if (opts.failed) count = retryFailed(db, nowMs, isoTime(nowMs), opts.webhook);
-          else retryDeliveries(db, unique, nowMs, isoTime(nowMs));
+          else transaction(db, () => retryDeliveries(db, unique, nowMs, isoTime(nowMs)));
           process.stdout.write(`Re-queued ${count} ${count === 1 ? "delivery" : "deliveries"}\n`);
         }),
       ),

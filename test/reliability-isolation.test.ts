@@ -5,7 +5,7 @@ import { routes as table } from "../src/http/routes/index.ts";
 import { accessOf, type Route } from "../src/http/route.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listEvents } from "../src/store/events.ts";
-import { importFormulas, importIngredients } from "../src/store/imports.ts";
+import { importFormulas, importIngredients } from "../src/admin/imports.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
 

@@ -6,7 +6,8 @@ import type { Database } from "bun:sqlite";
 import { ConflictError } from "../domain/errors.ts";
 import { parseFormulaFile } from "../domain/formula-file.ts";
 import { createKey } from "../store/keys.ts";
-import { importFormulas, importIngredients } from "../store/imports.ts";
+import { checkIngredientImport, writeFormulaImport, writeIngredientImport } from "../store/imports.ts";
+import { transaction } from "../store/transaction.ts";
 import { listIngredients } from "../store/ingredients.ts";
 import { requireWorkspace } from "../store/workspaces.ts";
 import ingredientsCsv from "./ingredients.csv" with { type: "text" };
@@ -28,14 +29,15 @@ export interface DemoWorkspace {
  */
 export function seedDemo(db: Database, now: string): DemoWorkspace {
   const ws = requireWorkspace(db, DEMO_WORKSPACE);
-  return db.transaction(() => {
+  return transaction(db, () => {
     const held = listIngredients(db, ws.id).length;
     if (held > 0) {
       throw new ConflictError(`Workspace ${ws.slug} already holds ${held} ingredient${held === 1 ? "" : "s"}: the demo only fills an empty workspace (pass --data with a new file)`);
     }
-    const { added } = importIngredients(db, ws.id, ingredientsCsv, "csv", { update: false, now });
-    const saved = importFormulas(db, ws.id, parseFormulaFile(formulas), { replace: false, now });
+    const options = { update: false, replace: false, now };
+    const { added } = writeIngredientImport(db, ws.id, checkIngredientImport(db, ws.id, ingredientsCsv, "csv", options), options);
+    const saved = writeFormulaImport(db, ws.id, parseFormulaFile(formulas), options);
     const key = (write: boolean) => createKey(db, { workspaceId: ws.id, write, rateLimit: 100, label: write ? "demo write" : "demo read", now });
     return { ingredients: added, formulas: saved.length, readKey: key(false), writeKey: key(true) };
-  }).immediate();
+  });
 }

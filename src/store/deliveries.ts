@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import { newDeliveryId } from "../domain/ids.ts";
 import type { EventType } from "./events.ts";
+import { requireTransaction } from "./transaction.ts";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
@@ -172,18 +173,18 @@ const REQUEUE = `UPDATE deliveries SET status = 'pending', attempts = 0, next_at
 
 /**
  * Put failed or delivered deliveries back on a fresh schedule, due at once. All or nothing: an
- * unknown id (404) or a pending one (409: it is already on its schedule) refuses the whole request.
+ * unknown id (404) or a pending one (409: it is already on its schedule) refuses the whole request,
+ * rolled back by the caller's transaction.
  * @example retryDeliveries(db, ["dlv_0aQ7vM2xPp9kLr3B"], Date.now(), isoTime(Date.now()))
  */
 export function retryDeliveries(db: Database, ids: readonly string[], nowMs: number, now: string): void {
-  db.transaction(() => {
-    for (const id of ids) {
-      const row = db.query("SELECT status FROM deliveries WHERE id = ?").get(id) as { status: DeliveryStatus } | null;
-      if (!row) throw new NotFoundError(`No delivery with id ${id} (see feedbase webhook deliveries)`);
-      if (row.status === "pending") throw new ConflictError(`Delivery ${id} is still pending: it is retried on its own schedule`);
-      db.query(REQUEUE).run(nowMs, now, id);
-    }
-  }).immediate();
+  requireTransaction(db, "retryDeliveries");
+  for (const id of ids) {
+    const row = db.query("SELECT status FROM deliveries WHERE id = ?").get(id) as { status: DeliveryStatus } | null;
+    if (!row) throw new NotFoundError(`No delivery with id ${id} (see feedbase webhook deliveries)`);
+    if (row.status === "pending") throw new ConflictError(`Delivery ${id} is still pending: it is retried on its own schedule`);
+    db.query(REQUEUE).run(nowMs, now, id);
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import type { CreateIngredient } from "../schemas/ingredients.ts";
 import { recordEvent } from "./events.ts";
 import { formulasUsing } from "./formulas.ts";
+import { requireTransaction } from "./transaction.ts";
 
 /** The list view: nutrients is the number of nutrients (the spec's list item). */
 export interface IngredientListItem {
@@ -101,23 +102,22 @@ export interface Actor {
 }
 
 /**
- * Create an ingredient and its `ingredient.added` event in one transaction.
+ * Create an ingredient and its `ingredient.added` event, inside the caller's transaction.
  * @example createIngredient(db, { workspaceId: 1, keyId, now }, { name: "Maize", category: "Cereals", price: 215, inStock: true, nutrients: {} })
  */
 export function createIngredient(db: Database, actor: Actor, input: CreateIngredient): IngredientDetail {
-  return db.transaction(() => {
-    if (findIngredient(db, actor.workspaceId, input.name)) throw new ConflictError(`Ingredient already exists: ${input.name}`);
-    insertIngredient(db, actor.workspaceId, input, actor.now);
-    recordEvent(db, {
-      workspaceId: actor.workspaceId,
-      type: "ingredient.added",
-      ingredient: input.name,
-      payload: { ingredient: input.name, category: input.category, price: input.price, timestamp: actor.now },
-      keyId: actor.keyId,
-      now: actor.now,
-    });
-    return requireIngredient(db, actor.workspaceId, input.name);
-  }).immediate();
+  requireTransaction(db, "createIngredient");
+  if (findIngredient(db, actor.workspaceId, input.name)) throw new ConflictError(`Ingredient already exists: ${input.name}`);
+  insertIngredient(db, actor.workspaceId, input, actor.now);
+  recordEvent(db, {
+    workspaceId: actor.workspaceId,
+    type: "ingredient.added",
+    ingredient: input.name,
+    payload: { ingredient: input.name, category: input.category, price: input.price, timestamp: actor.now },
+    keyId: actor.keyId,
+    now: actor.now,
+  });
+  return requireIngredient(db, actor.workspaceId, input.name);
 }
 
 /** Insert without an event (imports fire none). Call inside a transaction. */
@@ -134,27 +134,26 @@ export function insertIngredient(db: Database, workspaceId: number, input: Creat
  * @example updatePrice(db, actor, "Maize", { price: 219, inStock: true })
  */
 export function updatePrice(db: Database, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): IngredientDetail {
-  return db.transaction(() => {
-    const before = requireIngredient(db, actor.workspaceId, name);
-    db.query("UPDATE ingredients SET price = ?, in_stock = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
-      change.price,
-      (change.inStock ?? before.inStock) ? 1 : 0,
-      actor.now,
-      actor.workspaceId,
-      name,
-    );
-    if (change.price !== before.price) {
-      recordEvent(db, {
-        workspaceId: actor.workspaceId,
-        type: "price.updated",
-        ingredient: name,
-        payload: { ingredient: name, old_price: before.price, new_price: change.price, timestamp: actor.now },
-        keyId: actor.keyId,
-        now: actor.now,
-      });
-    }
-    return requireIngredient(db, actor.workspaceId, name);
-  }).immediate();
+  requireTransaction(db, "updatePrice");
+  const before = requireIngredient(db, actor.workspaceId, name);
+  db.query("UPDATE ingredients SET price = ?, in_stock = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
+    change.price,
+    (change.inStock ?? before.inStock) ? 1 : 0,
+    actor.now,
+    actor.workspaceId,
+    name,
+  );
+  if (change.price !== before.price) {
+    recordEvent(db, {
+      workspaceId: actor.workspaceId,
+      type: "price.updated",
+      ingredient: name,
+      payload: { ingredient: name, old_price: before.price, new_price: change.price, timestamp: actor.now },
+      keyId: actor.keyId,
+      now: actor.now,
+    });
+  }
+  return requireIngredient(db, actor.workspaceId, name);
 }
 
 /** Every ingredient in full, in list order (the export). @example listIngredientDetails(db, 1)[0].nutrients */
@@ -168,14 +167,13 @@ export function listIngredientDetails(db: Database, workspaceId: number): Ingred
  * @example deleteIngredient(db, 1, "Maize") // ConflictError("Ingredient Maize is used by 2 formulas: broiler-starter, layer-phase-1 ...")
  */
 export function deleteIngredient(db: Database, workspaceId: number, name: string): void {
-  db.transaction(() => {
-    requireIngredient(db, workspaceId, name);
-    const users = formulasUsing(db, workspaceId, name);
-    if (users.length > 0) {
-      throw new ConflictError(
-        `Ingredient ${name} is used by ${users.length} formula${users.length === 1 ? "" : "s"}: ${users.join(", ")} (delete or re-import them first)`,
-      );
-    }
-    db.query("DELETE FROM ingredients WHERE workspace_id = ? AND name = ?").run(workspaceId, name);
-  }).immediate();
+  requireTransaction(db, "deleteIngredient");
+  requireIngredient(db, workspaceId, name);
+  const users = formulasUsing(db, workspaceId, name);
+  if (users.length > 0) {
+    throw new ConflictError(
+      `Ingredient ${name} is used by ${users.length} formula${users.length === 1 ? "" : "s"}: ${users.join(", ")} (delete or re-import them first)`,
+    );
+  }
+  db.query("DELETE FROM ingredients WHERE workspace_id = ? AND name = ?").run(workspaceId, name);
 }
