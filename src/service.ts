@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { systemClock, type Clock } from "./domain/time.ts";
 import { routes } from "./http/routes/index.ts";
 import { startHttpServer } from "./http/server.ts";
+import { readiness } from "./http/readiness.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startHeapTrim } from "./heap-trim.ts";
 import { openDatabase } from "./store/db.ts";
@@ -62,6 +63,7 @@ export function startService(options: ServiceOptions): RunningService {
     port: options.port,
     clock,
     version,
+    readiness: readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() }),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
     ...(options.tls ? { tls: options.tls } : {}),
   });

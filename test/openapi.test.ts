@@ -30,19 +30,27 @@ describe("OpenAPI document", () => {
     expect(result).toEqual({ valid: true });
   });
 
-  test("every keyed route of the table is documented, and nothing else (open routes like /healthz stay out)", async () => {
+  test("every route of the table is documented, and nothing else; the open probes need no key", async () => {
     const doc = JSON.parse((await cli(["openapi"])).stdout);
-    const served = routes.filter((r) => accessOf(r) !== "open").map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([a-zA-Z]+)/g, "{$1}")}`).sort();
+    const served = routes.map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([a-zA-Z]+)/g, "{$1}")}`).sort();
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
       .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))
       .sort();
     expect(documented).toEqual(served);
-    expect(routes.map((r) => r.path)).toContain("/healthz");
+    for (const probe of ["/healthz", "/readyz"]) {
+      expect(doc.paths[probe].get.security).toEqual([]);
+      expect(doc.paths[probe].get.responses["200"].content["text/plain"]).toBeDefined();
+    }
+    expect(Object.keys(doc.paths["/readyz"].get.responses)).toEqual(["200", "405", "500", "503"]);
+    // Every write can meet a full disk.
+    for (const route of routes.filter((r) => accessOf(r) === "write")) {
+      expect(doc.paths[route.path.replace(/:([a-zA-Z]+)/g, "{$1}")][route.method.toLowerCase()].responses["503"].headers["Retry-After"]).toBeDefined();
+    }
   });
 
   test("the document lists every route's errors, and those cover what the router itself answers", async () => {
     const doc = JSON.parse((await cli(["openapi"])).stdout);
-    for (const route of routes.filter((r) => accessOf(r) !== "open")) {
+    for (const route of routes) {
       const where = `${route.method} ${route.path}`;
       const listed = Object.keys(doc.paths[route.path.replace(/:([a-zA-Z]+)/g, "{$1}")][route.method.toLowerCase()].responses).map(Number);
       expect({ where, listed }).toEqual({ where, listed: [route.response.status, ...documentedErrors(route)].sort((a, b) => a - b) });
@@ -76,12 +84,13 @@ describe("OpenAPI document", () => {
     }
   });
 
-  test("security scheme, rate-limit headers, error object and both webhook events are described", async () => {
+  test("security scheme, rate-limit headers, error object and the three webhook events are described", async () => {
     const doc = JSON.parse((await cli(["openapi"])).stdout);
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
     expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(["RateLimit-Policy", "RateLimit", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]));
     expect(doc.components.schemas.Error.required).toEqual(["status", "message"]);
-    expect(Object.keys(doc.webhooks)).toEqual(["price.updated", "ingredient.added"]);
+    expect(Object.keys(doc.webhooks)).toEqual(["price.updated", "ingredient.added", "formula.cost_changed"]);
+    expect(doc.components.schemas.FormulaCostChangedEvent.required).toEqual(["ingredient", "old_price", "new_price", "formulas", "timestamp"]);
     expect(doc.components.schemas.PriceUpdatedEvent.required).toEqual(["ingredient", "old_price", "new_price", "timestamp"]);
     expect(doc.components.schemas.IngredientAddedEvent.required).toEqual(["ingredient", "category", "price", "timestamp"]);
   });

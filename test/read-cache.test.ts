@@ -40,7 +40,7 @@ describe("cached read bodies", () => {
         for (const v of views) expect(await priceOf(v, "Maize")).toBe(price);
       }
       await priceOf("/v1/ingredients", "Maize");
-      transaction(other, () => insertIngredient(other, 1, { name: "Sorghum", category: "General", price: 90, inStock: true, nutrients: {} }, new Date().toISOString()));
+      transaction(other, () => insertIngredient(other, 1, { name: "Sorghum", category: "General", price: 90, inStock: true, nutrients: {} }, "import", new Date().toISOString()));
       expect(await priceOf("/v1/ingredients", "Sorghum")).toBe(90);
       expect((await t.request("GET", "/v1/ingredients/Sorghum", { key: read })).status).toBe(200);
     } finally {

@@ -120,6 +120,24 @@ describe("WriteQueue (group commit)", () => {
     expect(rows(db)).toEqual([]);
   });
 
+  test("a write that makes SQLite end the whole transaction (a full disk) fails the batch: nothing before it is kept, nothing after it runs outside it", async () => {
+    const { db, queue } = setup();
+    const ran: string[] = [];
+    db.run("PRAGMA max_page_count = 1"); // the file may not grow
+    const results = await Promise.allSettled([
+      queue.run((tx) => {
+        tx.afterCommit(() => ran.push("effect"));
+        return db.run("INSERT INTO t VALUES (40)");
+      }),
+      queue.run(() => db.run("INSERT INTO t VALUES (randomblob(20000))")), // needs pages the file may not have
+      queue.run(() => db.run("INSERT INTO t VALUES (41)")),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(results.map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(["SQLITE_FULL", "SQLITE_FULL", "SQLITE_FULL"]);
+    expect(rows(db)).toEqual([]);
+    expect(ran).toEqual([]);
+  });
+
   test("close commits what is queued and refuses later writes", async () => {
     const { db, queue } = setup();
     const pending = queue.run(() => db.run("INSERT INTO t VALUES (30)"));

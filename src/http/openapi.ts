@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { VERSION } from "../version.ts";
+import * as H from "../schemas/history.ts";
 import * as R from "../schemas/responses.ts";
 import { accessOf, type Route } from "./route.ts";
 
@@ -12,18 +13,26 @@ const ERROR_TEXT: Record<number, string> = {
   409: "An ingredient with that name already exists.",
   413: "Request body over 1 MiB.",
   500: "Internal server error (details are only in the server log, under the request id).",
+  503: "A write while the data file's disk is full (`Storage full`, nothing was written, with Retry-After); on /readyz, not ready (`failed` lists the failed checks).",
 };
 
-/** Every route's possible answers beside its own `errors`: it sits behind a key, has an `Allow` list and can fail. */
-const EVERY_ROUTE = [401, 405, 500] as const;
+/** Every route's possible answers beside its own `errors`: it has an `Allow` list and can fail; one behind a key can be refused. */
+const EVERY_ROUTE = [405, 500] as const;
+const KEYED_ROUTE = [401, ...EVERY_ROUTE] as const;
+/** A write can meet a full disk (docs/decisions.md#faults). */
+const WRITE_ROUTE = [503, ...KEYED_ROUTE] as const;
 
 /**
- * Every error status a route can answer: its declared ones and those every route can.
+ * Every error status a route can answer: its declared ones and those every route of its access can.
  * @example documentedErrors(route) // [400, 401, 404, 405, 500]
  */
 export function documentedErrors(route: Route): number[] {
-  return [...new Set([...route.errors, ...EVERY_ROUTE])].sort((a, b) => a - b);
+  const access = accessOf(route);
+  const common = access === "open" ? EVERY_ROUTE : access === "write" ? WRITE_ROUTE : KEYED_ROUTE;
+  return [...new Set([...route.errors, ...common])].sort((a, b) => a - b);
 }
+
+const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "On Storage full: seconds to wait before sending the write again." };
 
 const RATE_LIMIT_HEADERS = {
   "RateLimit-Policy": { description: 'The key\'s policy: `"default";q=<requests>;w=3600`.', schema: { type: "string" } },
@@ -50,15 +59,15 @@ function schemaCollector() {
 
 /**
  * The OpenAPI 3.1 document of the v1 surface, generated from the route table: the same zod schemas
- * validate requests, and the same declarations give each route's errors. Open routes are operational
- * (supervisors, scrapers) and stay out of it.
+ * validate requests, and the same declarations give each route's errors. Open routes (the probes for
+ * supervisors and load balancers) are in it with no security and no rate-limit headers.
  * @example const doc = openApiDocument(routes); doc.paths["/v1/health"].get.summary // "Service status and version"
  */
 export function openApiDocument(routes: readonly Route[]): Record<string, unknown> {
   const { components, toSchema } = schemaCollector();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    if (accessOf(route) === "open") continue;
+    const open = accessOf(route) === "open";
     const path = route.path.replace(/:([a-zA-Z]+)/g, "{$1}");
     const method = route.method.toLowerCase();
     const parameters: unknown[] = Object.entries(route.params).map(([name, description]) => ({ name, in: "path", required: true, description, schema: { type: "string" } }));
@@ -70,14 +79,14 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
     const responses: Record<string, unknown> = {
       [ok.status]: {
         description: ok.description,
-        headers: { ...rateLimitRefs, ...Object.fromEntries(Object.entries(ok.headers ?? {}).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) },
+        headers: { ...(open ? {} : rateLimitRefs), ...Object.fromEntries(Object.entries(ok.headers ?? {}).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) },
         content: { [ok.contentType ?? "application/json"]: { schema: toSchema(ok.schema, "output") } },
       },
     };
     for (const status of documentedErrors(route)) {
       responses[status] = {
         description: ERROR_TEXT[status],
-        headers: status === 401 ? { "Retry-After": { description: "On a rate-limit refusal: seconds to wait.", schema: { type: "integer" } } } : status === 405 ? { Allow: { description: "The methods this path serves.", schema: { type: "string" } } } : {},
+        headers: RETRY_AFTER[status] ? { "Retry-After": { description: RETRY_AFTER[status], schema: { type: "integer" } } } : status === 405 ? { Allow: { description: "The methods this path serves.", schema: { type: "string" } } } : {},
         content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
       };
     }
@@ -85,6 +94,7 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       operationId: `${method}${path.replace(/[{}]/g, "").replace(/\/v1\//, "/").split(/[/.]/).filter(Boolean).map((s) => s[0]!.toUpperCase() + s.slice(1)).join("")}`,
+      ...(open ? { security: [] } : {}),
       ...(parameters.length ? { parameters } : {}),
       ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input") } } } } : {}),
       responses,
@@ -95,7 +105,7 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
     post: {
       summary: `${name} webhook`,
       description:
-        "Sent to every enabled webhook registered for the event (`feedbase webhook add`). Verify `X-Webhook-Signature` (hex HMAC-SHA256 of the raw body with the secret) or the Standard Webhooks `webhook-signature`; answer 2xx to acknowledge. At-least-once: de-duplicate by `webhook-id`.",
+        "Sent to every enabled webhook registered for the event (`feedbase webhook add`; `formula.cost_changed` only to those whose --events names it). Verify `X-Webhook-Signature` (hex HMAC-SHA256 of the raw body with the secret) or the Standard Webhooks `webhook-signature`; answer 2xx to acknowledge. At-least-once: de-duplicate by `webhook-id`.",
       parameters: [
         { name: "X-Webhook-Event", in: "header", required: true, schema: { type: "string", const: name } },
         { name: "X-Webhook-Signature", in: "header", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}$" } },
@@ -118,7 +128,11 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
     servers: [{ url: "/", description: "This feedbase server" }],
     security: [{ ApiKey: [] }],
     paths,
-    webhooks: { "price.updated": event("price.updated", R.priceUpdatedPayload), "ingredient.added": event("ingredient.added", R.ingredientAddedPayload) },
+    webhooks: {
+      "price.updated": event("price.updated", R.priceUpdatedPayload),
+      "ingredient.added": event("ingredient.added", R.ingredientAddedPayload),
+      "formula.cost_changed": event("formula.cost_changed", H.formulaCostChangedPayload),
+    },
     components: {
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "`fbk_` + 40 characters, issued with `feedbase key create`." } },
       headers: RATE_LIMIT_HEADERS,

@@ -38,6 +38,8 @@ export interface OpenContext {
    * request's `timestamp` unless `timestamp: false` (the price list, as the spec has it).
    */
   cached(key: string, build: () => string | Promise<string>, options?: { timestamp: false }): Reply | Promise<Reply>;
+  /** The readiness checks that fail now (src/http/readiness.ts); empty when the service is ready. */
+  readiness(): Promise<string[]>;
 }
 
 /** The context of a route behind a key: the key it was called with, which scopes it to one workspace. */
@@ -119,7 +121,7 @@ export interface Route {
  * defineRoute({
  *   method: "GET", path: "/v1/formulas/:id", summary: "One formula", params: { id: "Formula id." },
  *   response: { status: 200, description: "The formula", schema: formulaRead }, errors: [400, 404],
- *   handle: (ctx, { params }) => jsonReply(200, okBody(requireFormula(ctx.db, ctx.key.workspaceId, params.id))),
+ *   handle: (ctx, { params }) => ctx.cached(cacheKey("formula", ctx.key.workspaceId, params.id), async () => openBody(await ctx.read.requireFormula(ctx.key.workspaceId, params.id))),
  * })
  */
 export function defineRoute<P extends string, Q extends QuerySchema | undefined = undefined, B extends z.ZodType | undefined = undefined, F = undefined, A extends Access = "read" | "write">(

@@ -29,6 +29,8 @@ export interface HttpServerOptions {
   version: { current(): number };
   /** One info line per request (default on); rate-limit refusals are logged at warn either way. */
   accessLog?: boolean;
+  /** The failed readiness checks (src/http/readiness.ts), for `GET /readyz`. */
+  readiness: () => Promise<string[]>;
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
@@ -89,6 +91,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       read: backend.read,
       write: backend.write,
       cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined),
+      readiness: options.readiness,
     } as RequestContext;
     return dispatch(match.route, ctx, match.params, query);
   }

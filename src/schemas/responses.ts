@@ -60,3 +60,5 @@ export const ingredientAddedPayload = z
 
 /** GET /healthz: plain text, for process supervisors. */
 export const liveness = z.literal("ok");
+/** `GET /readyz` when every check passes (src/http/readiness.ts). */
+export const readiness = z.literal("ready");

@@ -1,13 +1,23 @@
-import { Database } from "bun:sqlite";
+import { Database, SQLiteError } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { MIGRATIONS } from "./migrations.ts";
+import { transaction } from "./transaction.ts";
 
 /**
  * The data file cannot be used as asked; the message names the file and the cause in one line.
  * @example throw new DataFileError("feedbase.db is not a feedbase data file (not an SQLite database)")
  */
 export class DataFileError extends Error {}
+
+/**
+ * True when SQLite could not get the space a write needed (SQLITE_FULL: the disk is full, or the test
+ * cap below was reached). Callers answer 503 or refuse the command instead of failing opaquely.
+ * @example if (isStorageFull(error)) throw new HttpError(503, "Storage full")
+ */
+export function isStorageFull(error: unknown): boolean {
+  return error instanceof SQLiteError && error.code === "SQLITE_FULL";
+}
 
 /** The data file does not exist and the caller may not create it. */
 export class DataFileMissingError extends DataFileError {
@@ -57,6 +67,7 @@ export function openDatabase(path: string, options: OpenOptions): Database {
   }
   db.run("PRAGMA synchronous = FULL");
   db.run("PRAGMA foreign_keys = ON");
+  capPagesForTests(db);
   migrate(db);
   return db;
 }
@@ -65,10 +76,21 @@ function migrate(db: Database): void {
   const current = () => (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
   if (current() >= MIGRATIONS.length) return;
   // IMMEDIATE takes the write lock first, so a server and a CLI opening a new file together migrate once.
-  db.transaction(() => {
+  transaction(db, () => {
     for (let version = current(); version < MIGRATIONS.length; version++) {
       db.run(MIGRATIONS[version]!);
       db.run(`PRAGMA user_version = ${version + 1}`);
     }
-  }).immediate();
+  });
+}
+
+/**
+ * FEEDBASE_TEST_MAX_PAGES=<n> caps the file at n pages (SQLite's max_page_count; it never goes below the
+ * file's current size), so a test can make the "disk" full on any machine without a small filesystem.
+ */
+function capPagesForTests(db: Database): void {
+  const cap = process.env.FEEDBASE_TEST_MAX_PAGES;
+  if (cap === undefined || cap === "") return;
+  if (!/^\d+$/.test(cap)) throw new Error(`FEEDBASE_TEST_MAX_PAGES must be a whole number, not ${cap}`);
+  db.run(`PRAGMA max_page_count = ${cap}`);
 }

@@ -41,6 +41,10 @@ export interface DeliveryTuning {
   perWebhook: number;
   /** Attempts in flight in all. */
   total: number;
+  /** First pause after an outcome could not be written (a full disk); each further failure doubles it. */
+  outcomePauseMs: number;
+  /** The longest pause: while writes keep failing, one attempt per this interval probes for recovery. */
+  outcomePauseMaxMs: number;
 }
 
 /** The values of docs/decisions.md#webhooks. @example startDeliveryLoop({ db, logger, tuning: { ...DEFAULT_TUNING, retrySchedule: [1, 1] } }) */
@@ -53,6 +57,8 @@ export const DEFAULT_TUNING: DeliveryTuning = {
   pollMs: 500,
   perWebhook: 4,
   total: 32,
+  outcomePauseMs: 1_000,
+  outcomePauseMaxMs: 60_000,
 };
 
 /** Input of {@link startDeliveryLoop}; `clock` dates attempts and decides what is due. */
@@ -71,6 +77,8 @@ export interface DeliveryLoop {
   wake(): void;
   /** Stop starting attempts, give those in flight up to `stopGraceMs`, abandon the rest (they stay pending). */
   stop(): Promise<void>;
+  /** `performance.now()` of the last look for due deliveries (readiness: the loop is alive). */
+  lastRanAt(): number;
 }
 
 interface InFlight {
@@ -114,6 +122,10 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   let scanQueued = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastPrune = -Infinity;
+  let lastRanAt = performance.now();
+  // While outcomes cannot be written (a full disk), no attempt starts before `pausedUntil` (performance.now()).
+  let pausedUntil = 0;
+  let pauseMs = 0;
 
   function wake(): void {
     if (stopping || scanQueued) return;
@@ -127,12 +139,17 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     if (stopping) return;
     clearTimeout(timer);
     let delay = tuning.pollMs;
+    lastRanAt = performance.now();
+    const paused = pausedUntil - lastRanAt;
     try {
       const now = clock();
       prune(now);
-      fill(now);
-      const next = nextDueAfter(db, now);
-      if (next !== null) delay = Math.min(delay, Math.max(0, next - now));
+      if (paused > 0) delay = Math.min(delay, paused);
+      else {
+        fill(now);
+        const next = nextDueAfter(db, now);
+        if (next !== null) delay = Math.min(delay, Math.max(0, next - now));
+      }
     } catch (error) {
       // A busy data file (an admin command holding the lock) or a transient I/O error: look again later.
       logger.log("error", "webhook delivery scan failed", { error: String(error) });
@@ -170,7 +187,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     const controller = new AbortController();
     perWebhook.set(delivery.webhookId, (perWebhook.get(delivery.webhookId) ?? 0) + 1);
     const done = attempt(delivery, controller)
-      .catch((error) => logger.log("error", "webhook attempt could not be recorded", { deliveryId: delivery.id, error: String(error) }))
+      .then(recovered, (error) => pause(delivery, error))
       .finally(() => {
         inFlight.delete(delivery.id);
         const left = (perWebhook.get(delivery.webhookId) ?? 1) - 1;
@@ -180,6 +197,26 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
         wake();
       });
     inFlight.set(delivery.id, { webhookId: delivery.webhookId, event: delivery.event, attempt: delivery.attempts + 1, controller, done });
+  }
+
+  /**
+   * An outcome could not be written: the delivery is still pending in the file and would be taken again at
+   * once, so attempts stop for a while (in memory: the file may be what is failing), doubling up to
+   * `outcomePauseMaxMs` while failures go on. One line per pause, not per attempt.
+   */
+  function pause(delivery: DueDelivery, error: unknown): void {
+    const now = performance.now();
+    if (now < pausedUntil) return;
+    pauseMs = pauseMs === 0 ? tuning.outcomePauseMs : Math.min(pauseMs * 2, tuning.outcomePauseMaxMs);
+    pausedUntil = now + pauseMs;
+    logger.log("error", "webhook outcome could not be recorded; deliveries paused", { deliveryId: delivery.id, pauseMs, error: String(error) });
+  }
+
+  /** An outcome was written: writes work again. */
+  function recovered(): void {
+    if (pauseMs === 0) return;
+    pauseMs = 0;
+    logger.log("info", "webhook outcomes recorded again; deliveries resumed", {});
   }
 
   async function send(delivery: DueDelivery, controller: AbortController): Promise<Answer> {
@@ -279,6 +316,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
 
   return {
     wake,
+    lastRanAt: () => lastRanAt,
     async stop() {
       stopping = true;
       clearTimeout(timer);

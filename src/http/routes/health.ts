@@ -1,6 +1,6 @@
 import * as R from "../../schemas/responses.ts";
 import { VERSION } from "../../version.ts";
-import { healthBody, jsonReply } from "../envelope.ts";
+import { errorBody, healthBody, jsonReply } from "../envelope.ts";
 import { defineRoute } from "../route.ts";
 
 export const healthRoutes = [
@@ -14,6 +14,22 @@ export const healthRoutes = [
     response: { status: 200, description: "The process answers", schema: R.liveness, contentType: "text/plain" },
     errors: [],
     handle: () => ({ status: 200, body: "ok", headers: { "Content-Type": "text/plain" } }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/readyz",
+    access: "open",
+    quiet: true,
+    summary: "Readiness for load balancers: `ready`, without a key, when the database answers a read, a write can commit, the delivery loop ran in the last 5 s and the disk has room",
+    description: "Otherwise 503: the error object with `failed`, the failed checks (`database read`, `write commit`, `storage full`, `delivery loop`).",
+    params: {},
+    response: { status: 200, description: "Ready", schema: R.readiness, contentType: "text/plain" },
+    errors: [503],
+    handle: async (ctx) => {
+      const failed = await ctx.readiness();
+      if (failed.length === 0) return { status: 200, body: "ready", headers: { "Content-Type": "text/plain" } };
+      return jsonReply(503, errorBody(`Not ready: ${failed.join(", ")}`, { failed }));
+    },
   }),
   /** The spec's `{status, version, timestamp}` (no `data`). */
   defineRoute({

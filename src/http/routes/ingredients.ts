@@ -1,3 +1,4 @@
+import { pricesQuery } from "../../schemas/history.ts";
 import { createIngredientBody, ingredientQuery, updatePriceBody } from "../../schemas/ingredients.ts";
 import * as R from "../../schemas/responses.ts";
 import type { IngredientFilters } from "../../store/ingredients.ts";
@@ -71,16 +72,18 @@ export const ingredientRoutes = [
     method: "GET",
     path: "/v1/prices",
     summary: "Simplified price and stock list",
+    description:
+      "With `at`: the list as it stood then (ingredients whose first price entry is at or before `at`, each at its last entry at or before it; today's category). Filters apply to the rows shown.",
     params: {},
-    query: ingredientQuery,
+    query: pricesQuery,
     response: { status: 200, description: "The price list (no timestamp, as the spec has it)", schema: R.priceList },
     errors: [400],
     /** The price list has no `timestamp`: a quirk of the spec that integrators rely on. */
-    handle: (ctx, { query }) =>
+    handle: (ctx, { query: { at, ...filters } }) =>
       ctx.cached(
-        listKey("prices", ctx, query),
+        cacheKey("prices", ctx.key.workspaceId, filters.category, filters.inStock, at),
         async () => {
-          const data = await ctx.read.listPrices(ctx.key.workspaceId, query);
+          const data = at === undefined ? await ctx.read.listPrices(ctx.key.workspaceId, filters) : await ctx.read.pricesAt(ctx.key.workspaceId, at, filters);
           return openBody(data, { count: data.length });
         },
         { timestamp: false },
