@@ -8,7 +8,7 @@ import { parsePrice, PRICE_PROBLEM } from "../src/optimize/what-if.ts";
 import { FORMULA_ID } from "../src/schemas/formulas.ts";
 import type { OptimizeResult } from "../src/schemas/optimize.ts";
 import { requireFormula } from "../src/store/formulas.ts";
-import { importFormulas } from "../src/store/imports.ts";
+import { importFormulas } from "../src/admin/imports.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { CliFailure, dataOption, openExisting, printDocument, printRows, run, signed, withExamples } from "./common.ts";

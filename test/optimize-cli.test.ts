@@ -7,7 +7,7 @@ import { NO_OPTIONS, optimizeFormula } from "../src/optimize/result.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { findFormula, requireFormula } from "../src/store/formulas.ts";
-import { importFormulas } from "../src/store/imports.ts";
+import { importFormulas } from "../src/admin/imports.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { cli, tempDir } from "./helpers/harness.ts";
 

@@ -10,7 +10,7 @@ import { round } from "../src/domain/formula-math.ts";
 import { seedDemo } from "../src/demo/seed.ts";
 import type { OptimizeResult, SavingsItem } from "../src/schemas/optimize.ts";
 import { openDatabase } from "../src/store/db.ts";
-import { importFormulas } from "../src/store/imports.ts";
+import { importFormulas } from "../src/admin/imports.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
