@@ -10,6 +10,8 @@ import { DataVersion } from "./store/data-version.ts";
 import { WriteQueue } from "./store/write-queue.ts";
 import { startDeliveryLoop, type DeliveryTuning } from "./webhooks/delivery-loop.ts";
 import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
+import { ServiceMetrics } from "./metrics/service-metrics.ts";
+import { metricsEndpoint } from "./metrics/endpoint.ts";
 
 export interface ServiceOptions {
   dataPath: string;
@@ -24,6 +26,8 @@ export interface ServiceOptions {
   tls?: { cert: string; key: string };
   /** Webhook retry schedule, retention and limits; the defaults of docs/decisions.md#webhooks when absent. */
   webhooks?: Partial<DeliveryTuning>;
+  /** Serve `GET /metrics` (off by default), optionally only for `Authorization: Bearer <token>`. */
+  metrics?: { token: string | null };
 }
 
 export interface RunningService {
@@ -46,11 +50,22 @@ export function startService(options: ServiceOptions): RunningService {
   const db = openDatabase(options.dataPath, { create: true });
   const version = new DataVersion(db);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
-  const writes = new WriteQueue(db, (affectsReads) => {
+  let recorder: ServiceMetrics | null = null;
+  const writes = new WriteQueue(db, (affectsReads, size) => {
     if (affectsReads) version.touch();
+    recorder?.commit(size);
     deliveries.wake();
   });
-  const deliveries = startDeliveryLoop({ db, writes, logger, clock, ...(options.webhooks ? { tuning: options.webhooks } : {}) });
+  const deliveries = startDeliveryLoop({
+    db,
+    writes,
+    logger,
+    clock,
+    onOutcome: (outcome) => recorder?.delivery(outcome),
+    ...(options.webhooks ? { tuning: options.webhooks } : {}),
+  });
+  const ready = readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() });
+  if (options.metrics) recorder = new ServiceMetrics({ db, dataPath: options.dataPath, clock, readiness: ready });
   const server = startHttpServer({
     db,
     routes,
@@ -62,7 +77,8 @@ export function startService(options: ServiceOptions): RunningService {
     clock,
     writes,
     version,
-    readiness: readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() }),
+    readiness: ready,
+    ...(recorder ? { metrics: { recorder, endpoint: metricsEndpoint(recorder, options.metrics!.token) } } : {}),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
     ...(options.tls ? { tls: options.tls } : {}),
   });

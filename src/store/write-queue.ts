@@ -26,9 +26,9 @@ export class WriteQueue {
     private readonly db: Database,
     /**
      * Called after each commit (the delivery loop is woken); `affectsReads` is false when every write in
-     * it said it changes nothing a reader is served, so cached bodies stay valid.
+     * it said it changes nothing a reader is served, so cached bodies stay valid; `writes` is how many shared it.
      */
-    private readonly afterCommit: (affectsReads: boolean) => void = () => {},
+    private readonly afterCommit: (affectsReads: boolean, writes: number) => void = () => {},
   ) {}
 
   /**
@@ -81,7 +81,7 @@ export class WriteQueue {
       for (const op of batch) op.reject(error);
       return;
     }
-    this.afterCommit(batch.some((op) => op.affectsReads));
+    this.afterCommit(batch.some((op) => op.affectsReads), batch.length);
     batch.forEach((op, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) op.resolve(outcome.value);
