@@ -8,6 +8,8 @@ import { startHeapTrim } from "./heap-trim.ts";
 import { openDatabase } from "./store/db.ts";
 import { DataVersion } from "./store/data-version.ts";
 import { WriteQueue } from "./store/write-queue.ts";
+import { sqliteBackend } from "./store/backend.ts";
+import { findKey } from "./store/keys.ts";
 import { startDeliveryLoop, type DeliveryTuning } from "./webhooks/delivery-loop.ts";
 import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
 import { ServiceMetrics } from "./metrics/service-metrics.ts";
@@ -51,11 +53,11 @@ export function startService(options: ServiceOptions): RunningService {
   const version = new DataVersion(db);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
   let recorder: ServiceMetrics | null = null;
-  const writes = new WriteQueue(db, (affectsReads, size) => {
-    if (affectsReads) version.touch();
-    recorder?.commit(size);
-    deliveries.wake();
-  });
+  const writes = new WriteQueue(
+    db,
+    (error) => logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
+    (size) => recorder?.commit(size),
+  );
   const deliveries = startDeliveryLoop({
     db,
     writes,
@@ -64,18 +66,20 @@ export function startService(options: ServiceOptions): RunningService {
     onOutcome: (outcome) => recorder?.delivery(outcome),
     ...(options.webhooks ? { tuning: options.webhooks } : {}),
   });
+  // After an API write commits: readers see a new generation, and its event's deliveries start at once.
+  const backend = sqliteBackend(db, writes, [() => version.touch(), () => deliveries.wake()]);
   const ready = readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() });
   if (options.metrics) recorder = new ServiceMetrics({ db, dataPath: options.dataPath, clock, readiness: ready });
   const server = startHttpServer({
-    db,
     routes,
+    backend,
+    findKey: (key) => findKey(db, key),
     logger,
     // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner.
     limiter: new SlidingWindowLimiter({ clock }),
     host: options.host,
     port: options.port,
     clock,
-    writes,
     version,
     readiness: ready,
     ...(recorder ? { metrics: { recorder, endpoint: metricsEndpoint(recorder, options.metrics!.token) } } : {}),
