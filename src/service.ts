@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { systemClock, type Clock } from "./domain/time.ts";
 import { routes } from "./http/routes/index.ts";
+import { createFetch } from "./http/app.ts";
 import { startHttpServer } from "./http/server.ts";
 import { readiness } from "./http/readiness.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
@@ -31,6 +32,8 @@ export interface ServiceOptions {
 export interface RunningService {
   url: URL;
   port: number;
+  /** The HTTP surface without the socket: what the server answers, for in-process callers (tests). */
+  fetch: (req: Request) => Response | Promise<Response>;
   db: Database;
   logger: Logger;
   /** Stop accepting, let in-flight requests finish, close the database. */
@@ -52,26 +55,25 @@ export function startService(options: ServiceOptions): RunningService {
   const deliveries = startDeliveryLoop({ db, writes, logger, clock, ...(options.webhooks ? { tuning: options.webhooks } : {}) });
   // After an API write commits: readers see a new generation, and its event's deliveries start at once.
   const backend = sqliteBackend(db, writes, [() => version.touch(), () => deliveries.wake()]);
-  const server = startHttpServer({
+  const fetch = createFetch({
     routes,
     backend,
     findKey: (key) => findKey(db, key),
     logger,
     // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner.
     limiter: new SlidingWindowLimiter({ clock }),
-    host: options.host,
-    port: options.port,
     clock,
     version,
     readiness: readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() }),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
-    ...(options.tls ? { tls: options.tls } : {}),
   });
+  const server = startHttpServer({ fetch, host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) });
   const stopHeapTrim = startHeapTrim();
   const url = new URL(server.url.href);
   return {
     url,
     port: server.port!,
+    fetch,
     db,
     logger,
     async stop() {

@@ -35,8 +35,11 @@ export interface TestServer {
   logText(): string;
   /** An API key made straight in the data file (the CLI path is tested on its own). */
   key(options?: { write?: boolean; rateLimit?: number; workspace?: string }): string;
-  /** A request over HTTP; every answer is checked against the route table (./contract.ts). */
-  request(method: string, path: string, options?: { key?: string | null; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> }): Promise<Response>;
+  /**
+   * A request to the server, in-process through its fetch function (no socket; `socket: true` sends it
+   * over loopback HTTP instead). Every answer is checked against the route table (./contract.ts).
+   */
+  request(method: string, path: string, options?: { key?: string | null; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string>; socket?: boolean }): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -70,11 +73,13 @@ export async function startTestServer(
       const ws = requireWorkspace(keyDb, workspace);
       return createKey(keyDb, { workspaceId: ws.id, write, rateLimit, label: null, now: new Date().toISOString() }).key;
     },
-    async request(method, path, { key = null, body, raw, headers = {} } = {}) {
+    async request(method, path, { key = null, body, raw, headers = {}, socket = false } = {}) {
       const init: RequestInit = { method, headers: { ...headers, ...(key !== null ? { "X-API-Key": key } : {}) } };
       if (raw !== undefined) init.body = raw;
       else if (body !== undefined) init.body = JSON.stringify(body);
-      const res = await fetch(url + path, init);
+      let res = socket ? await fetch(url + path, init) : await service.fetch(new Request(url + path, init));
+      // What HTTP does to a HEAD answer on the wire: the headers stay, the body goes.
+      if (!socket && method === "HEAD") res = new Response(null, { status: res.status, headers: res.headers });
       checkContract(method, path, res.status, await res.clone().text());
       return res;
     },
