@@ -7,6 +7,8 @@ import { requireWorkspace } from "../../src/store/workspaces.ts";
 import { startService, type RunningService, type ServiceOptions } from "../../src/service.ts";
 import { createLogger } from "../../src/log.ts";
 import { checkContract } from "./contract.ts";
+import type { Io } from "../../cli/io.ts";
+import { main } from "../../cli/program.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
@@ -98,10 +100,37 @@ export interface CliResult {
 }
 
 /**
- * Run the real `feedbase` CLI as a subprocess (async, so an in-process server keeps answering).
+ * Run a `feedbase` command line in-process through `main(argv, io)`, as the executable does, with its
+ * output captured (`subprocess: true` runs `bun cli/main.ts` instead, for what only a process shows:
+ * signals, exit at a failure, the environment of a fresh process). commander's `.env()` options read
+ * process.env, so for the call's duration FEEDBASE_ settings are the call's own (the suite's are hidden).
  * @example const r = await cli(["key", "list", "--data", path]); expect(r.code).toBe(0)
  */
-export async function cli(args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<CliResult> {
+export async function cli(args: string[], options: { env?: Record<string, string>; stdin?: string; subprocess?: boolean } = {}): Promise<CliResult> {
+  if (options.subprocess) return cliProcess(args, options);
+  let stdout = "";
+  let stderr = "";
+  const io: Io = {
+    out: (text) => void (stdout += text),
+    err: (text) => void (stderr += text),
+    stdin: async () => options.stdin ?? "",
+    stdinIsTTY: false,
+    env: process.env,
+  };
+  const saved = Object.entries(process.env).filter(([name]) => name.startsWith("FEEDBASE_"));
+  for (const [name] of saved) delete process.env[name];
+  Object.assign(process.env, options.env);
+  try {
+    const code = await main(args, io);
+    return { code, stdout, stderr };
+  } finally {
+    for (const name of Object.keys(options.env ?? {})) delete process.env[name];
+    for (const [name, value] of saved) process.env[name] = value;
+  }
+}
+
+/** The real CLI as a subprocess (async, so an in-process server keeps answering). */
+async function cliProcess(args: string[], options: { env?: Record<string, string>; stdin?: string }): Promise<CliResult> {
   const proc = Bun.spawn([process.execPath, join(ROOT, "cli", "main.ts"), ...args], {
     cwd: ROOT,
     env: { ...inheritedEnv(), ...options.env },
