@@ -3,12 +3,13 @@ import { isoTime } from "../src/domain/time.ts";
 import { formulaCost } from "../src/store/costs.ts";
 import { deleteFormula } from "../src/store/formulas.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
+import { registerFormulaOptimize } from "./formula-optimize.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples , withData } from "./common.ts";
 import type { Io } from "./io.ts";
 
 /** `feedbase formula cost` (the data of GET /v1/formulas/:id/cost) and `formula delete` (admin clean-up; formulas are read-only over HTTP). */
 export function registerFormula(program: Command, io: Io): void {
-  const group = program.command("formula").description("formula costs and clean-up (formulas enter through feedbase import formulas)");
+  const group = program.command("formula").description("formula costs, least-cost optimization and clean-up (formulas enter through feedbase import formulas)");
 
   withExamples(
     group
@@ -46,6 +47,8 @@ export function registerFormula(program: Command, io: Io): void {
       ),
     ["feedbase formula cost broiler-starter", "feedbase formula cost broiler-starter --at 2026-10-01T00:00:00Z", "feedbase formula cost layer-phase-1 --workspace north-mill --json"],
   );
+
+  registerFormulaOptimize(group, io);
 
   withExamples(
     group
