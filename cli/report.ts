@@ -64,29 +64,30 @@ export function registerReport(program: Command, io: Io): void {
       .option("--json", "print the API's data as one JSON document")
       .addOption(dataOption())
       .action(
-        run(async (opts: { workspace: string; json?: boolean; data: string }) => {
-          const db = openExisting(opts.data);
-          const ws = requireWorkspace(db, opts.workspace).id;
-          const ingredients = new Map(listIngredientDetails(db, ws).map((i) => [i.name, i]));
-          const items = await savingsWorklist(await solverRuntime(), listFormulaDetails(db, ws), (name) => ingredients.get(name) ?? null);
-          db.close();
-          if (opts.json) return printDocument(items);
-          process.stdout.write(`Least-cost reformulation at today's prices: ${items.filter((i) => (i.saving?.perBatch ?? 0) > 0).length} of ${items.length} formulas can be made cheaper\n`);
-          printRows(
-            items,
-            [
-              ["ID", (i) => i.id],
-              ["NAME", (i) => i.name],
-              ["STATUS", (i) => i.status],
-              ["COST", (i) => i.cost.toFixed(2)],
-              ["OPTIMIZED", (i) => (i.optimizedCost === null ? "-" : i.optimizedCost.toFixed(2))],
-              ["SAVING/BATCH", (i) => (i.saving === null ? "-" : i.saving.perBatch.toFixed(2))],
-              ["SAVING/T", (i) => (i.saving === null ? "-" : i.saving.perTon.toFixed(2))],
-              ["%", (i) => (i.saving?.percent == null ? "-" : i.saving.percent.toFixed(2))],
-            ],
-            false,
-          );
-        }),
+        (opts: { workspace: string; json?: boolean; data: string }) => {
+          return withData(opts, async ({ db, workspace }) => {
+            const ws = workspace().id;
+            const ingredients = new Map(listIngredientDetails(db, ws).map((i) => [i.name, i]));
+            const items = await savingsWorklist(await solverRuntime(), listFormulaDetails(db, ws), (name) => ingredients.get(name) ?? null);
+            if (opts.json) return printDocument(io, items);
+            io.out(`Least-cost reformulation at today's prices: ${items.filter((i) => (i.saving?.perBatch ?? 0) > 0).length} of ${items.length} formulas can be made cheaper\n`);
+            printRows(
+              io,
+              items,
+              [
+                ["ID", (i) => i.id],
+                ["NAME", (i) => i.name],
+                ["STATUS", (i) => i.status],
+                ["COST", (i) => i.cost.toFixed(2)],
+                ["OPTIMIZED", (i) => (i.optimizedCost === null ? "-" : i.optimizedCost.toFixed(2))],
+                ["SAVING/BATCH", (i) => (i.saving === null ? "-" : i.saving.perBatch.toFixed(2))],
+                ["SAVING/T", (i) => (i.saving === null ? "-" : i.saving.perTon.toFixed(2))],
+                ["%", (i) => (i.saving?.percent == null ? "-" : i.saving.percent.toFixed(2))],
+              ],
+              false,
+            );
+          });
+        },
       ),
     ["feedbase report savings", "feedbase report savings --workspace north-mill --json"],
   );
