@@ -1,5 +1,5 @@
 /**
- * Recosting a saved formula at other prices (docs/decisions.md, "Formula costs"). Pure functions over
+ * Recosting a saved formula at other prices (docs/decisions.md#price-history-and-formula-costs). Pure functions over
  * the stored composition, with the arithmetic of formula-math.ts, so a formula recosted at its own
  * saved prices costs exactly its saved `totalCost`.
  */

@@ -1,6 +1,6 @@
 /**
  * The price history: one entry per change of an ingredient's price or stock status, written by the
- * same transaction as the change (docs/decisions.md, "Price history"). Instants are the stored ISO
+ * same transaction as the change (docs/decisions.md#price-history-and-formula-costs). Instants are the stored ISO
  * strings (UTC, milliseconds), so comparing them as text is comparing them in time.
  */
 import type { Database } from "bun:sqlite";
