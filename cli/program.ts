@@ -10,6 +10,7 @@ import { registerOpenApi } from "./openapi.ts";
 import { registerPrice } from "./price.ts";
 import { registerReceive } from "./receive.ts";
 import { registerReport } from "./report.ts";
+import { registerRestore } from "./restore.ts";
 import { registerServe } from "./serve.ts";
 import { registerVersion } from "./version.ts";
 import { registerWebhook } from "./webhook.ts";
@@ -25,6 +26,8 @@ export function buildProgram(): Command {
     .description("feedbase: the feed mill's ingredient database, formulas, v1 HTTP API and signed webhooks")
     .version(VERSION, "-V, --version", "print the version (as `feedbase version`)")
     .showHelpAfterError("(run with --help for usage)")
+    // Program options (--version) come before the command, so a group may have subcommands with their own options.
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
   // One line per command group, in the order `feedbase --help` lists them.
@@ -40,6 +43,7 @@ export function buildProgram(): Command {
   registerPrice(program);
   registerReport(program);
   registerBackup(program);
+  registerRestore(program);
   registerOpenApi(program);
   registerReceive(program);
   registerVersion(program);
