@@ -25,7 +25,7 @@ import { openDatabase } from "../src/store/db.ts";
 import { createKey } from "../src/store/keys.ts";
 import { recordPrice } from "../src/store/price-history.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { importFormulas } from "../src/store/imports.ts";
+import { importFormulas } from "../src/admin/imports.ts";
 import { parseFormulaFile } from "../src/domain/formula-file.ts";
 import { seeded } from "../src/domain/random.ts";
 
