@@ -12,29 +12,35 @@ import { pingJson, registerWebhookTools, reportPing } from "./webhook-tools.ts";
 import { CliFailure, UsageError, dataOption, intInRange, oneOf, openExisting, printRows, run, withExamples } from "./common.ts";
 
 /**
- * A secret an admin supplies: `--secret-file` (its trailing newline is not part of the secret), else
- * env `FEEDBASE_WEBHOOK_SECRET`, else undefined. Never an argument: command lines end up in shell
- * history and `ps`. Too short a secret is a usage error (exit 2).
- * @example const secret = suppliedSecret(opts.secretFile) ?? generateSecret()
+ * A secret file's content; its trailing newline is not part of the secret. Unreadable: exit 1.
+ * @example const secret = checkedSecret(readSecretFile("erp.secret"))
  */
-export function suppliedSecret(secretFile: string | undefined): string | undefined {
-  let secret: string | undefined;
-  if (secretFile !== undefined) {
-    try {
-      secret = readFileSync(secretFile, "utf8").replace(/\r?\n$/, "");
-    } catch (error) {
-      throw new CliFailure(`Cannot read secret file ${secretFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  } else {
-    secret = process.env.FEEDBASE_WEBHOOK_SECRET || undefined;
+export function readSecretFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8").replace(/\r?\n$/, "");
+  } catch (error) {
+    throw new CliFailure(`Cannot read secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  if (secret === undefined) return undefined;
+}
+
+/** The secret, when it is fit to sign with; too short is a usage error (exit 2). @example checkedSecret("whsec_…") */
+export function checkedSecret(secret: string): string {
   try {
     validateSuppliedSecret(secret);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   return secret;
+}
+
+/**
+ * A secret an admin supplies: `--secret-file`, else env `FEEDBASE_WEBHOOK_SECRET`, else undefined.
+ * Never an argument: command lines end up in shell history and `ps`.
+ * @example const secret = suppliedSecret(opts.secretFile) ?? generateSecret()
+ */
+export function suppliedSecret(secretFile: string | undefined): string | undefined {
+  const secret = secretFile !== undefined ? readSecretFile(secretFile) : process.env.FEEDBASE_WEBHOOK_SECRET || undefined;
+  return secret === undefined ? undefined : checkedSecret(secret);
 }
 
 /**

@@ -336,7 +336,7 @@ describe("feedbase receive", () => {
   test("receive without a secret is a usage error", async () => {
     const r = await cli(["receive", "--port", "0"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("error: give the webhook's secret with --secret-file or env FEEDBASE_WEBHOOK_SECRET\n");
+    expect(r.stderr).toBe("error: give the webhook's secret with --secret-file (repeat it for several) or env FEEDBASE_WEBHOOK_SECRET (comma-separated)\n");
   });
 });
 
