@@ -12,6 +12,8 @@ import { sqliteBackend } from "./store/backend.ts";
 import { findKey } from "./store/keys.ts";
 import { startDeliveryLoop, type DeliveryTuning } from "./webhooks/delivery-loop.ts";
 import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
+import { ServiceMetrics } from "./metrics/service-metrics.ts";
+import { metricsEndpoint } from "./metrics/endpoint.ts";
 
 export interface ServiceOptions {
   dataPath: string;
@@ -26,6 +28,8 @@ export interface ServiceOptions {
   tls?: { cert: string; key: string };
   /** Webhook retry schedule, retention and limits; the defaults of docs/decisions.md#webhooks when absent. */
   webhooks?: Partial<DeliveryTuning>;
+  /** Serve `GET /metrics` (off by default), optionally only for `Authorization: Bearer <token>`. */
+  metrics?: { token: string | null };
 }
 
 export interface RunningService {
@@ -48,10 +52,24 @@ export function startService(options: ServiceOptions): RunningService {
   const db = openDatabase(options.dataPath, { create: true });
   const version = new DataVersion(db);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
-  const writes = new WriteQueue(db, (error) => logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }));
-  const deliveries = startDeliveryLoop({ db, writes, logger, clock, ...(options.webhooks ? { tuning: options.webhooks } : {}) });
+  let recorder: ServiceMetrics | null = null;
+  const writes = new WriteQueue(
+    db,
+    (error) => logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
+    (size) => recorder?.commit(size),
+  );
+  const deliveries = startDeliveryLoop({
+    db,
+    writes,
+    logger,
+    clock,
+    onOutcome: (outcome) => recorder?.delivery(outcome),
+    ...(options.webhooks ? { tuning: options.webhooks } : {}),
+  });
   // After an API write commits: readers see a new generation, and its event's deliveries start at once.
   const backend = sqliteBackend(db, writes, [() => version.touch(), () => deliveries.wake()]);
+  const ready = readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() });
+  if (options.metrics) recorder = new ServiceMetrics({ db, dataPath: options.dataPath, clock, readiness: ready });
   const server = startHttpServer({
     routes,
     backend,
@@ -63,7 +81,8 @@ export function startService(options: ServiceOptions): RunningService {
     port: options.port,
     clock,
     version,
-    readiness: readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() }),
+    readiness: ready,
+    ...(recorder ? { metrics: { recorder, endpoint: metricsEndpoint(recorder, options.metrics!.token) } } : {}),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
     ...(options.tls ? { tls: options.tls } : {}),
   });

@@ -6,7 +6,7 @@ import { accessOf, type Route } from "./route.ts";
 
 const ERROR_TEXT: Record<number, string> = {
   400: "Bad request: invalid JSON, a body that is not an object, a field or parameter that breaks a rule (the message names it), or a malformed escape in the path.",
-  401: "Missing API key, invalid or inactive API key, or rate limit exceeded (with Retry-After).",
+  401: "Missing API key, invalid or inactive API key, or rate limit exceeded (with Retry-After); on /metrics, a missing or wrong bearer token.",
   403: "Write permission required.",
   404: "Not found (unknown path, ingredient name or formula id; another workspace's data is not found).",
   405: "Method not allowed (see the Allow header).",

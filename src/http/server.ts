@@ -12,6 +12,8 @@ import { accessOf, type RequestContext, type Route } from "./route.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import type { SlidingWindowLimiter } from "../limiter/sliding-window.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
+import type { MetricsEndpoint } from "../metrics/endpoint.ts";
+import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 
 export interface HttpServerOptions {
   routes: readonly Route[];
@@ -31,6 +33,8 @@ export interface HttpServerOptions {
   accessLog?: boolean;
   /** The failed readiness checks (src/http/readiness.ts), for `GET /readyz`. */
   readiness: () => Promise<string[]>;
+  /** With `serve --metrics`: every answer is counted, and `GET /metrics` shows it. */
+  metrics?: { recorder: ServiceMetrics; endpoint: MetricsEndpoint };
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
@@ -47,6 +51,8 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   const clock = options.clock ?? systemClock;
   const router = new Router(options.routes);
   const accessLog = options.accessLog ?? true;
+  const recorder = options.metrics?.recorder ?? null;
+  const endpoint = options.metrics?.endpoint ?? null;
   const keys = new ReadCache<KeyAuth>();
   const bodies = new ReadCache<PreparedBody>();
   // Requests in the same millisecond share one timestamp string (and so one finished cached body).
@@ -59,6 +65,8 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     refusedLimit: number | null;
     /** The path's routes are probes that are not logged (/healthz). */
     quiet: boolean;
+    /** The matched route's template, for metrics. */
+    route: string | null;
   }
 
   /** Everything up to the handler; synchronous where the handler is, so GETs need no promise. */
@@ -73,12 +81,14 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       caller.limitHeaders = rateLimitHeaders(decision, now);
       if (!decision.allowed) {
         caller.refusedLimit = decision.limit;
+        recorder?.rateLimited();
         throw new HttpError(401, "Rate limit exceeded", { "Retry-After": String(Math.max(1, decision.resetSeconds)) });
       }
     }
     const match = router.match(req.method, path);
     if (match.kind === "none") throw new HttpError(404, "Not found");
     caller.quiet = match.quiet;
+    caller.route = match.kind === "found" ? match.route.route.path : null;
     if (match.kind === "method") throw new HttpError(405, "Method not allowed", { Allow: match.allow });
     if (accessOf(match.route.route) === "write" && !key!.canWrite) throw new HttpError(403, "Write permission required");
     const timestamp = timestampOf(now);
@@ -92,6 +102,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       write: backend.write,
       cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined),
       readiness: options.readiness,
+      metrics: endpoint,
     } as RequestContext;
     return dispatch(match.route, ctx, match.params, query);
   }
@@ -132,6 +143,8 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       if (caller.refusedLimit === null) logger.log("info", "request", line);
       else logger.log("warn", "rate limit exceeded", { ...line, limit: caller.refusedLimit });
     }
+    // Requests refused before routing (401) are counted under their path's template when it has one.
+    if (recorder) recorder.request(caller.route ?? router.templateOf(path), req.method, reply.status, (performance.now() - started) / 1000);
     return new Response(reply.body, { status: reply.status, headers });
   }
 
@@ -151,7 +164,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       const query = queryStart === -1 ? "" : url.slice(queryStart + 1);
       const given = req.headers.get("x-request-id");
       const requestId = given !== null && REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
-      const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false };
+      const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false, route: null };
       let outcome: Reply | Promise<Reply>;
       try {
         outcome = handle(req, path, query, caller);

@@ -66,3 +66,5 @@ export const pingPayload = z
 export const liveness = z.literal("ok");
 /** `GET /readyz` when every check passes (src/http/readiness.ts). */
 export const readiness = z.literal("ready");
+/** `GET /metrics`: the Prometheus text format, which starts with a family's HELP line. */
+export const metricsText = z.string().regex(/^# HELP feedbase_/);

@@ -257,3 +257,24 @@ export function retryFailed(db: Database, nowMs: number, now: string, webhookId?
 export function pruneDelivered(db: Database, before: string): number {
   return db.query("DELETE FROM deliveries WHERE status = 'delivered' AND updated_at < ?").run(before).changes;
 }
+
+export interface PendingByWebhook {
+  webhookId: string;
+  pending: number;
+  /** `created_at` of the oldest pending delivery (ISO), or null when none waits. */
+  oldest: string | null;
+}
+
+/**
+ * Every webhook with its pending deliveries' count and the oldest one's creation time, for metrics.
+ * @example pendingByWebhook(db) // [{ webhookId: "wh_x", pending: 3, oldest: "2026-11-23T10:00:00.000Z" }]
+ */
+export function pendingByWebhook(db: Database): PendingByWebhook[] {
+  return db
+    .query(
+      `SELECT w.id AS webhookId, count(d.id) AS pending, min(d.created_at) AS oldest
+       FROM webhooks w LEFT JOIN deliveries d ON d.webhook_id = w.id AND d.status = 'pending'
+       GROUP BY w.id ORDER BY w.id`,
+    )
+    .all() as PendingByWebhook[];
+}

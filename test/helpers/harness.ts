@@ -45,13 +45,13 @@ export interface TestServer {
  * @example const t = await startTestServer(); const r = await t.request("GET", "/v1/health", { key: t.key() })
  */
 export async function startTestServer(
-  options: { clock?: TestClock; env?: Record<string, string>; webhooks?: ServiceOptions["webhooks"] } = {},
+  options: { clock?: TestClock; env?: Record<string, string>; webhooks?: ServiceOptions["webhooks"]; metrics?: ServiceOptions["metrics"] } = {},
 ): Promise<TestServer> {
   const tmp = tempDir();
   let text = "";
   const clock = options.clock?.now;
   const logger = createLogger((t) => (text += t), clock);
-  const service = startService({ dataPath: tmp.dataPath, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
+  const service = startService({ dataPath: tmp.dataPath, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
   const url = `http://127.0.0.1:${service.port}`;
   const keyDb = openDatabase(tmp.dataPath, { create: false });
   return {
