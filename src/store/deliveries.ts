@@ -40,6 +40,17 @@ export function fanOut(db: Database, event: CommittedEvent): number {
 }
 
 /**
+ * Whether an enabled webhook of the workspace names this event type in its list: for opt-in events,
+ * which are worth computing only when someone will receive them.
+ * @example hasSubscriber(db, 1, "formula.cost_changed") // false
+ */
+export function hasSubscriber(db: Database, workspaceId: number, type: EventType): boolean {
+  return (
+    db.query("SELECT 1 FROM webhooks WHERE workspace_id = ?1 AND enabled = 1 AND instr(',' || events || ',', ',' || ?2 || ',') > 0 LIMIT 1").get(workspaceId, type) !== null
+  );
+}
+
+/**
  * Enabled webhooks that have at least one pending delivery due at `nowMs`: one index probe per
  * webhook, whatever the backlog.
  * @example webhooksWithDueDeliveries(db, Date.now()) // ["wh_Zp8c1LmQ04sA"]
@@ -63,6 +74,8 @@ export interface DueDelivery {
   url: string;
   secret: string;
   event: EventType;
+  /** The event's id, the cursor of GET /v1/events. */
+  eventId: number;
   /** The stored body: the exact bytes of every attempt. */
   payload: string;
   /** Attempts made so far. */
@@ -78,7 +91,7 @@ export interface DueDelivery {
 export function dueDeliveries(db: Database, webhookId: string, nowMs: number, limit: number): DueDelivery[] {
   return db
     .query(
-      `SELECT d.id, d.webhook_id AS webhookId, w.url, w.secret, e.type AS event, e.payload, d.attempts
+      `SELECT d.id, d.webhook_id AS webhookId, w.url, w.secret, e.type AS event, d.event_id AS eventId, e.payload, d.attempts
        FROM deliveries d INDEXED BY deliveries_due
          JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
        WHERE d.webhook_id = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2 AND w.enabled = 1
