@@ -3,11 +3,12 @@ import { isoTime } from "../src/domain/time.ts";
 import { formulaCost } from "../src/store/costs.ts";
 import { deleteFormula } from "../src/store/formulas.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
+import { registerFormulaOptimize } from "./formula-optimize.ts";
 import { dataOption, instantOption, openExisting, printDocument, printRows, run, signed, withExamples } from "./common.ts";
 
 /** `feedbase formula cost` (the data of GET /v1/formulas/:id/cost) and `formula delete` (admin clean-up; formulas are read-only over HTTP). */
 export function registerFormula(program: Command): void {
-  const group = program.command("formula").description("formula costs and clean-up (formulas enter through feedbase import formulas)");
+  const group = program.command("formula").description("formula costs, least-cost optimization and clean-up (formulas enter through feedbase import formulas)");
 
   withExamples(
     group
@@ -45,6 +46,8 @@ export function registerFormula(program: Command): void {
       ),
     ["feedbase formula cost broiler-starter", "feedbase formula cost broiler-starter --at 2026-10-01T00:00:00Z", "feedbase formula cost layer-phase-1 --workspace north-mill --json"],
   );
+
+  registerFormulaOptimize(group);
 
   withExamples(
     group

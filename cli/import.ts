@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { checkConstraints } from "../src/domain/formula-math.ts";
+import type { FormulaDetail } from "../src/schemas/formulas.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import type { FileFormat } from "../src/domain/ingredient-file.ts";
 import { isoTime } from "../src/domain/time.ts";
@@ -41,6 +42,18 @@ function allOrNothing<T>(file: string, importFile: () => T): T {
   } catch (error) {
     if (error instanceof Error) error.message = `${file}: ${error.message}; nothing was imported`;
     throw error;
+  }
+}
+
+/**
+ * One warning line on stderr per saved formula that misses its own limits. Not a rejection: a saved
+ * formula is the formulator's record, but the admin should know.
+ * @example warnUnmetLimits(importFormulas(db, ws, file, options)) // warning: starter does not meet its constraints: CP 24.5 < min 30
+ */
+export function warnUnmetLimits(saved: readonly FormulaDetail[]): void {
+  for (const f of saved) {
+    const missed = checkConstraints(f).map((v) => `${v.target} ${v.value ?? "undefined (denominator 0)"} ${v.bound === "min" ? "<" : ">"} ${v.bound} ${v.limit}`);
+    if (missed.length > 0) process.stderr.write(`warning: ${f.id} does not meet its constraints: ${missed.join(", ")}\n`);
   }
 }
 
@@ -93,11 +106,7 @@ export function registerImport(program: Command): void {
           const saved = allOrNothing(file, () => importFormulas(db, ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()) }));
           process.stdout.write(`Imported ${saved.length} formula${saved.length === 1 ? "" : "s"} into workspace ${ws.slug}\n`);
           printRows(saved, [["ID", (f) => f.id], ["NAME", (f) => f.name], ["TOTAL COST", (f) => f.totalCost.toFixed(2)]], false);
-          // Not a rejection: a saved formula is the formulator's record, but the admin should know.
-          for (const f of saved) {
-            const missed = checkConstraints(f).map((v) => `${v.target} ${v.value ?? "undefined (denominator 0)"} ${v.bound === "min" ? "<" : ">"} ${v.bound} ${v.limit}`);
-            if (missed.length > 0) process.stderr.write(`warning: ${f.id} does not meet its constraints: ${missed.join(", ")}\n`);
-          }
+          warnUnmetLimits(saved);
         }),
       ),
     ["feedbase import formulas formulas.json", "feedbase import formulas corrected.json --replace --workspace north-mill"],

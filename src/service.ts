@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { systemClock, type Clock } from "./domain/time.ts";
 import { routes } from "./http/routes/index.ts";
 import { startHttpServer } from "./http/server.ts";
+import { SOLVER_WASM, solverRuntime } from "./optimize/runtime.ts";
 import { readiness } from "./http/readiness.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startHeapTrim } from "./heap-trim.ts";
@@ -86,6 +87,11 @@ export function startService(options: ServiceOptions): RunningService {
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
     ...(options.tls ? { tls: options.tls } : {}),
   });
+  // Compile the solver now, so the first optimization does not wait the ~0.1 s it takes.
+  solverRuntime().then(
+    (highs) => logger.log("info", "solver ready", { highs: highs.version.string, wasm: SOLVER_WASM }),
+    (error) => logger.log("error", "solver failed to load", { error: String(error) }),
+  );
   const stopHeapTrim = startHeapTrim();
   const url = new URL(server.url.href);
   return {
