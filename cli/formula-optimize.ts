@@ -11,7 +11,8 @@ import { requireFormula } from "../src/store/formulas.ts";
 import { importFormulas } from "../src/admin/imports.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { CliFailure, dataOption, openExisting, printDocument, printRows, run, signed, withExamples } from "./common.ts";
+import { CliFailure, dataOption, printDocument, printRows, signed, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
 import { warnUnmetLimits } from "./import.ts";
 
 interface Options {
@@ -41,7 +42,7 @@ const formulaIdOption = (value: string) => {
 };
 
 /** `feedbase formula optimize`: the data of GET /v1/formulas/:id/optimize as a report, and --save-as to keep the mix. */
-export function registerFormulaOptimize(group: Command): void {
+export function registerFormulaOptimize(group: Command, io: Io): void {
   withExamples(
     group
       .command("optimize <id>")
@@ -55,19 +56,18 @@ export function registerFormulaOptimize(group: Command): void {
       .option("--workspace <slug>", "workspace holding the formula", "default")
       .addOption(dataOption())
       .action(
-        run(async (id: string, opts: Options) => {
+        async (id: string, opts: Options) => {
           if (opts.id !== undefined && opts.saveAs === undefined) throw new InvalidArgumentError("--id needs --save-as");
-          const db = openExisting(opts.data);
-          try {
-            const ws = requireWorkspace(db, opts.workspace).id;
+          return withData(opts, async ({ db, workspace }) => {
+            const ws = workspace().id;
             const formula = requireFormula(db, ws, id);
             const lookup = (name: string) => findIngredient(db, ws, name);
             const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
             for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
             const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
             const result = optimizeFormula(await solverRuntime(), formula, lookup, options);
-            if (opts.json) printDocument(result);
-            else printReport(result);
+            if (opts.json) printDocument(io, result);
+            else printReport(io, result);
             if (opts.saveAs === undefined) return;
             if (result.optimized === null) throw new CliFailure(`${id} is infeasible: nothing to save (relax the limits the report names)`);
             const [file] = parseFormulaFile([
@@ -82,12 +82,10 @@ export function registerFormulaOptimize(group: Command): void {
               },
             ]);
             const [saved] = importFormulas(db, ws, [file!], { replace: false, now: isoTime(Date.now()) });
-            (opts.json ? process.stderr : process.stdout).write(`Saved the optimized mix as formula ${saved!.id} (${saved!.name}), total cost ${saved!.totalCost.toFixed(2)}\n`);
-            warnUnmetLimits([saved!]);
-          } finally {
-            db.close();
-          }
-        }),
+            (opts.json ? io.err : io.out)(`Saved the optimized mix as formula ${saved!.id} (${saved!.name}), total cost ${saved!.totalCost.toFixed(2)}\n`);
+            warnUnmetLimits(io, [saved!]);
+          });
+        },
       ),
     [
       "feedbase formula optimize broiler-starter",
@@ -101,12 +99,12 @@ export function registerFormulaOptimize(group: Command): void {
 const fixed = (v: number | null, d = 2) => (v === null ? "-" : v.toFixed(d));
 
 /** The readable report: what a nutritionist scans first, then how firm the answer is. */
-function printReport(r: OptimizeResult): void {
-  const out = (text: string) => process.stdout.write(text);
+function printReport(io: Io, r: OptimizeResult): void {
+  const out = (text: string) => io.out(text);
   out(`${r.id}: ${r.name}, batch of ${r.batchSize} kg: ${r.status}\n`);
   if (r.optimized === null) {
     out(`No mix of the candidates meets every limit. Cost of the saved mix now: ${r.current.cost.toFixed(2)}\nTo relax (the value the closest mix reaches):\n`);
-    printRows(
+    printRows(io,
       r.conflicts,
       [
         ["LIMIT", (c) => (c.kind === "ratio" ? `${c.numerator}:${c.denominator}` : c.kind === "nutrient" ? c.key! : `${c.name} (inclusion %)`)],
@@ -123,7 +121,7 @@ function printReport(r: OptimizeResult): void {
   const names = [...new Set([...r.current.ingredients.map((i) => i.name), ...r.optimized.ingredients.map((i) => i.name)])];
   const before = new Map(r.current.ingredients.map((i) => [i.name, i]));
   const after = new Map(r.optimized.ingredients.map((i) => [i.name, i]));
-  printRows(
+  printRows(io,
     names.map((name) => ({ name, old: before.get(name)?.percent ?? 0, now: after.get(name)?.percent ?? 0, price: after.get(name)?.price ?? before.get(name)!.price })),
     [
       ["INGREDIENT", (x) => x.name],
@@ -140,7 +138,7 @@ function printReport(r: OptimizeResult): void {
     ...r.shadowPrices.ratios.map((b) => ({ ...b, label: `${b.numerator}:${b.denominator}`, validFrom: null, validTo: null })),
   ];
   out("\nBinding limits (shadow price: change of the cost per ton for one unit more of the limit):\n");
-  printRows(
+  printRows(io,
     binding,
     [
       ["LIMIT", (b) => b.label],
@@ -153,7 +151,7 @@ function printReport(r: OptimizeResult): void {
     false,
   );
   out("\nPrice ranging (the mix stays optimal while the price per ton stays in the range; - = no limit):\n");
-  printRows(
+  printRows(io,
     r.ranging,
     [
       ["INGREDIENT", (g) => g.name],
@@ -165,7 +163,7 @@ function printReport(r: OptimizeResult): void {
     false,
   );
   out("\nCandidates left out (they would enter below this price; - = never):\n");
-  printRows(
+  printRows(io,
     r.excluded,
     [
       ["INGREDIENT", (e) => e.name],

@@ -2,7 +2,8 @@ import { Option, type Command } from "commander";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatEvent, startReceiver, type Arrival } from "../src/webhooks/receiver.ts";
-import { CliFailure, UsageError, intInRange, oneOf, run, withExamples } from "./common.ts";
+import { CliFailure, UsageError, intInRange, oneOf, withExamples } from "./common.ts";
+import type { Io } from "./io.ts";
 import { checkedSecret, readSecretFile } from "./webhook.ts";
 
 type PrintWhat = "summary" | "body" | "headers" | "all";
@@ -10,10 +11,10 @@ type PrintWhat = "summary" | "body" | "headers" | "all";
 /**
  * The secrets a delivery may be signed with: each `--secret-file`, else the comma-separated
  * `FEEDBASE_WEBHOOK_SECRET`. Several, so a receiver accepts both sides of a rotation.
- * @example receiverSecrets(["old.secret", "new.secret"])
+ * @example receiverSecrets(io, ["old.secret", "new.secret"])
  */
-function receiverSecrets(files: string[]): string[] {
-  const secrets = files.length > 0 ? files.map(readSecretFile) : (process.env.FEEDBASE_WEBHOOK_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+function receiverSecrets(io: Io, files: string[]): string[] {
+  const secrets = files.length > 0 ? files.map(readSecretFile) : (io.env.FEEDBASE_WEBHOOK_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   if (secrets.length === 0) throw new UsageError("give the webhook's secret with --secret-file (repeat it for several) or env FEEDBASE_WEBHOOK_SECRET (comma-separated)");
   return secrets.map(checkedSecret);
 }
@@ -44,7 +45,7 @@ function save(dir: string, arrival: Arrival): void {
  * `feedbase receive`: the reference receiver, for checking a set-up end to end. Verified events go to
  * stdout one line each; refusals (401 on a bad signature) go to stderr.
  */
-export function registerReceive(program: Command): void {
+export function registerReceive(program: Command, io: Io): void {
   const command = program
     .command("receive")
     .description("run a reference webhook receiver: verifies both signatures, prints each event, answers 401 on a mismatch")
@@ -54,8 +55,8 @@ export function registerReceive(program: Command): void {
     .addOption(new Option("--port <n>", "port to listen on (0 picks a free one)").default(9090).argParser(intInRange("--port", 0, 65535)))
     .option("--host <address>", "address to bind", "127.0.0.1")
     .action(
-      run(async (opts: { secretFile: string[]; print?: PrintWhat; saveDir?: string; port: number; host: string }) => {
-        const secrets = receiverSecrets(opts.secretFile);
+      async (opts: { secretFile: string[]; print?: PrintWhat; saveDir?: string; port: number; host: string }) => {
+        const secrets = receiverSecrets(io, opts.secretFile);
         const saveDir = opts.saveDir;
         if (saveDir !== undefined) {
           try {
@@ -69,14 +70,14 @@ export function registerReceive(program: Command): void {
           secrets,
           port: opts.port,
           hostname: opts.host,
-          onEvent: (event) => void process.stdout.write(formatEvent(event) + "\n"),
-          onReject: (r) => void process.stderr.write(`rejected ${r.method} ${r.path}${r.deliveryId ? ` ${r.deliveryId}` : ""}: ${r.status} ${r.reason}\n`),
+          onEvent: (event) => void io.out(formatEvent(event) + "\n"),
+          onReject: (r) => void io.err(`rejected ${r.method} ${r.path}${r.deliveryId ? ` ${r.deliveryId}` : ""}: ${r.status} ${r.reason}\n`),
           onArrival: (arrival) => {
-            if (print !== "summary") (arrival.status === 204 ? process.stdout : process.stderr).write(details(arrival, print));
+            if (print !== "summary") (arrival.status === 204 ? io.out : io.err)(details(arrival, print));
             if (saveDir !== undefined) save(saveDir, arrival);
           },
         });
-        process.stdout.write(
+        io.out(
           `Listening on ${receiver.url} (POST to any path; ${secrets.length === 1 ? "1 secret" : `${secrets.length} secrets`}; Ctrl-C stops)\n`,
         );
         const stop = async () => {
@@ -85,7 +86,7 @@ export function registerReceive(program: Command): void {
         };
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
-      }),
+      },
     );
   withExamples(command, [
     "feedbase receive --secret-file erp.secret --port 9090   # then: feedbase webhook add http://127.0.0.1:9090/ --secret-file erp.secret",

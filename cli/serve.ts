@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { startService } from "../src/service.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
-import { CliFailure, dataOption, intInRange, onOff, oneOf, run, withExamples } from "./common.ts";
+import { CliFailure, dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
+import type { Io } from "./io.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
 
@@ -61,7 +62,7 @@ function start(options: Parameters<typeof startService>[0], opts: ServeOptions):
 }
 
 /** `feedbase serve`: the API (and webhook delivery) until SIGINT/SIGTERM. */
-export function registerServe(program: Command): void {
+export function registerServe(program: Command, io: Io): void {
   const command = program
     .command("serve")
     .description("serve the v1 HTTP API and deliver webhooks (creates the data file if missing)")
@@ -88,7 +89,7 @@ export function registerServe(program: Command): void {
     .addOption(new Option("--metrics [on|off]", "serve Prometheus metrics at GET /metrics").env("FEEDBASE_METRICS").argParser(onOff("--metrics")))
     .addOption(new Option("--metrics-token-file <file>", "with --metrics: answer only Authorization: Bearer <the file's token>").env("FEEDBASE_METRICS_TOKEN_FILE"))
     .action(
-      run(async (opts: ServeOptions) => {
+      async (opts: ServeOptions) => {
         if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
         if (!opts.tlsCert && !opts.insecureHttp && !LOOPBACK.test(opts.host)) {
           throw new CliFailure(
@@ -125,7 +126,7 @@ export function registerServe(program: Command): void {
         };
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
-      }),
+      },
     );
   command.addHelpText("after", "\nEvery option can also be set by the environment variable shown beside it (the flag wins).");
   withExamples(command, [

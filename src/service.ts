@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { systemClock, type Clock } from "./domain/time.ts";
 import { routes } from "./http/routes/index.ts";
+import { createFetch } from "./http/app.ts";
 import { startHttpServer } from "./http/server.ts";
 import { SOLVER_WASM, solverRuntime } from "./optimize/runtime.ts";
 import { readiness } from "./http/readiness.ts";
@@ -36,6 +37,8 @@ export interface ServiceOptions {
 export interface RunningService {
   url: URL;
   port: number;
+  /** The HTTP surface without the socket: what the server answers, for in-process callers (tests). */
+  fetch: (req: Request) => Response | Promise<Response>;
   db: Database;
   logger: Logger;
   /** Stop accepting, let in-flight requests finish, close the database. */
@@ -71,22 +74,20 @@ export function startService(options: ServiceOptions): RunningService {
   const backend = sqliteBackend(db, writes, [() => version.touch(), () => deliveries.wake()]);
   const ready = readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() });
   if (options.metrics) recorder = new ServiceMetrics({ db, dataPath: options.dataPath, clock, readiness: ready });
-  const server = startHttpServer({
+  const fetch = createFetch({
     routes,
     backend,
     findKey: (key) => findKey(db, key),
     logger,
     // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner.
     limiter: new SlidingWindowLimiter({ clock }),
-    host: options.host,
-    port: options.port,
     clock,
     version,
     readiness: ready,
     ...(recorder ? { metrics: { recorder, endpoint: metricsEndpoint(recorder, options.metrics!.token) } } : {}),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
-    ...(options.tls ? { tls: options.tls } : {}),
   });
+  const server = startHttpServer({ fetch, host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) });
   // Compile the solver now, so the first optimization does not wait the ~0.1 s it takes.
   solverRuntime().then(
     (highs) => logger.log("info", "solver ready", { highs: highs.version.string, wasm: SOLVER_WASM }),
@@ -97,6 +98,7 @@ export function startService(options: ServiceOptions): RunningService {
   return {
     url,
     port: server.port!,
+    fetch,
     db,
     logger,
     async stop() {

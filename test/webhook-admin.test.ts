@@ -271,6 +271,8 @@ describe("feedbase webhook deliveries and retry", () => {
     await eventually(() => r.requests.length === before + 1);
     expect(r.requests.at(-1)!.headers["webhook-id"]).toBe(one);
     expect(r.requests.at(-1)!.text).toBe(bodies[r.requests.findIndex((q) => q.headers["webhook-id"] === one)]!);
+    // The receiver has it; its outcome is written just after.
+    await eventually(() => deliveries(h.id).find((d) => d.id === one)?.status === "delivered");
 
     // An unknown id refuses the whole request (all or nothing); pending ones: test/webhook-tools.test.ts.
     const unknown = await feedbase(["retry", one, "dlv_nope"]);

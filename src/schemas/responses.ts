@@ -58,6 +58,10 @@ export const ingredientAddedPayload = z
   .object({ ingredient: z.string(), category: z.string(), price: z.number(), timestamp })
   .meta({ id: "IngredientAddedEvent" });
 
+export const pingPayload = z
+  .object({ webhook: z.string().meta({ description: "The id of the webhook pinged (`wh_…`)." }), timestamp })
+  .meta({ id: "PingEvent", description: "A test of the receiver, sent by `feedbase webhook ping`." });
+
 /** GET /healthz: plain text, for process supervisors. */
 export const liveness = z.literal("ok");
 /** `GET /readyz` when every check passes (src/http/readiness.ts). */

@@ -8,6 +8,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { costChanges, formulaCost } from "./costs.ts";
+import { eventsAfter } from "./events.ts";
 import { listFormulaDetails, listFormulas, requireFormula } from "./formulas.ts";
 import { createIngredient, findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient, updatePrice } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
@@ -28,6 +29,7 @@ const READS = {
   pricesAt,
   formulaCost,
   costChanges,
+  eventsAfter,
 };
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
 const WRITES = { createIngredient, updatePrice };

@@ -63,6 +63,8 @@ export interface DueDelivery {
   url: string;
   secret: string;
   event: EventType;
+  /** The event's id, the cursor of GET /v1/events. */
+  eventId: number;
   /** The stored body: the exact bytes of every attempt. */
   payload: string;
   /** Attempts made so far. */
@@ -78,7 +80,7 @@ export interface DueDelivery {
 export function dueDeliveries(db: Database, webhookId: string, nowMs: number, limit: number): DueDelivery[] {
   return db
     .query(
-      `SELECT d.id, d.webhook_id AS webhookId, w.url, w.secret, e.type AS event, e.payload, d.attempts
+      `SELECT d.id, d.webhook_id AS webhookId, w.url, w.secret, e.type AS event, d.event_id AS eventId, e.payload, d.attempts
        FROM deliveries d INDEXED BY deliveries_due
          JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
        WHERE d.webhook_id = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2 AND w.enabled = 1

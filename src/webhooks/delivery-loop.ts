@@ -222,6 +222,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       secret: delivery.secret,
       deliveryId: delivery.id,
       event: delivery.event,
+      eventId: delivery.eventId,
       body: delivery.payload,
       nowSeconds: Math.floor(clock() / 1000),
       version: VERSION,
