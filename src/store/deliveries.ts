@@ -40,6 +40,17 @@ export function fanOut(db: Database, event: CommittedEvent): number {
 }
 
 /**
+ * Whether an enabled webhook of the workspace names this event type in its list: for opt-in events,
+ * which are worth computing only when someone will receive them.
+ * @example hasSubscriber(db, 1, "formula.cost_changed") // false
+ */
+export function hasSubscriber(db: Database, workspaceId: number, type: EventType): boolean {
+  return (
+    db.query("SELECT 1 FROM webhooks WHERE workspace_id = ?1 AND enabled = 1 AND instr(',' || events || ',', ',' || ?2 || ',') > 0 LIMIT 1").get(workspaceId, type) !== null
+  );
+}
+
+/**
  * Enabled webhooks that have at least one pending delivery due at `nowMs`: one index probe per
  * webhook, whatever the backlog.
  * @example webhooksWithDueDeliveries(db, Date.now()) // ["wh_Zp8c1LmQ04sA"]

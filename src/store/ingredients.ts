@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import type { CreateIngredient } from "../schemas/ingredients.ts";
 import { formulasMovedBy } from "./costs.ts";
+import { hasSubscriber } from "./deliveries.ts";
 import { recordEvent } from "./events.ts";
 import { formulasUsing } from "./formulas.ts";
 import { recordChange, recordPrice, type PriceSource } from "./price-history.ts";
@@ -138,8 +139,8 @@ export function insertIngredient(db: Database, workspaceId: number, input: Creat
 /**
  * Set a price (and optionally the stock flag), inside the caller's transaction with what it causes: a history
  * entry unless price and stock are both repeated; when the price changes, `price.updated` and, if
- * the current cost of a saved formula moves, `formula.cost_changed` (the same ingredient, so one
- * order per webhook covers both).
+ * the current cost of a saved formula moves and a webhook asked for it, `formula.cost_changed` (the
+ * same ingredient, so one order per webhook covers both).
  * @example updatePrice(db, actor, "Maize", { price: 219, inStock: true })
  */
 export function updatePrice(db: Database, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): IngredientDetail {
@@ -158,10 +159,14 @@ export function updatePrice(db: Database, actor: Actor, name: string, change: { 
     const event = { workspaceId: actor.workspaceId, ingredient: name, keyId: actor.keyId, now: actor.now };
     const prices = { ingredient: name, old_price: before.price, new_price: change.price };
     recordEvent(db, { ...event, type: "price.updated", payload: { ...prices, timestamp: actor.now } });
-    const formulas = formulasMovedBy(db, actor.workspaceId, name, before.price);
-    if (formulas.length > 0) recordEvent(db, { ...event, type: "formula.cost_changed", payload: { ...prices, formulas, timestamp: actor.now } });
+    // Opt-in and costly (a third of a PUT): recorded only when a webhook can receive it (docs/decisions.md#price-history-and-formula-costs).
+    if (hasSubscriber(db, actor.workspaceId, "formula.cost_changed")) {
+      const formulas = formulasMovedBy(db, actor.workspaceId, name, before.price);
+      if (formulas.length > 0) recordEvent(db, { ...event, type: "formula.cost_changed", payload: { ...prices, formulas, timestamp: actor.now } });
+    }
   }
-  return requireIngredient(db, actor.workspaceId, name);
+  // What a re-read would return, without reading the nutrients again.
+  return { ...before, ...after, updatedAt: actor.now };
 }
 
 /** Every ingredient in full, in list order (the export). @example listIngredientDetails(db, 1)[0].nutrients */
@@ -183,5 +188,7 @@ export function deleteIngredient(db: Database, workspaceId: number, name: string
       `Ingredient ${name} is used by ${users.length} formula${users.length === 1 ? "" : "s"}: ${users.join(", ")} (delete or re-import them first)`,
     );
   }
+  // Its price history goes with the record (no foreign key: see migration 7).
+  db.query("DELETE FROM price_history WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ? AND name = ?)").run(workspaceId, name);
   db.query("DELETE FROM ingredients WHERE workspace_id = ? AND name = ?").run(workspaceId, name);
 }
