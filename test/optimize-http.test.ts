@@ -125,13 +125,20 @@ describe("GET /v1/formulas/:id/optimize", () => {
     const used = base.optimized!.ingredients.find((i) => i.name === "Soybean meal 48%")!;
     expect((await t.request("PUT", "/v1/prices/Soybean%20meal%2048%25", { key: write, body: { price: used.price, inStock: false } })).status).toBe(200);
     try {
-      const held = await optimize("broiler-starter");
-      expect(held.optimized?.ingredients.find((i) => i.name === "Soybean meal 48%")).toBeUndefined();
+      // Soybean meal 44% is there to take its place, so the formula stays feasible without it.
+      const held = await optimize("broiler-starter", "?include=Soybean%20meal%2044%25");
+      expect(held.status).toBe("optimal");
+      expect(held.optimized!.ingredients.find((i) => i.name === "Soybean meal 48%")).toBeUndefined();
       expect(held.excluded.find((e) => e.name === "Soybean meal 48%")).toEqual({ name: "Soybean meal 48%", price: used.price, entersBelow: null });
       const shadowNames = held.shadowPrices.ingredients.map((s) => s.name);
       expect(shadowNames).not.toContain("Soybean meal 48%");
       const released = await optimize("broiler-starter", "?includeOutOfStock=true");
       expect(released.optimized!.ingredients.find((i) => i.name === "Soybean meal 48%")!.percent).toBe(used.percent);
+      // Without a replacement no mix meets the protein limits: infeasible, and the hold is never a conflict.
+      const without = await optimize("broiler-starter");
+      expect(without.status).toBe("infeasible");
+      expect(without.conflicts.some((c) => c.kind === "nutrient" && c.bound === "min")).toBe(true);
+      expect(without.conflicts.some((c) => c.name === "Soybean meal 48%")).toBe(false);
     } finally {
       await t.request("PUT", "/v1/prices/Soybean%20meal%2048%25", { key: write, body: { price: used.price, inStock: true } });
     }
@@ -144,12 +151,13 @@ describe("GET /v1/formulas/:id/optimize", () => {
       constraints: { nutrients: [{ key: "CP", min: 50, max: null }], ratios: [{ numerator: "Ca", denominator: "avP", min: null, max: 0.01 }] },
     }])), { replace: false, now: "2026-11-23T09:00:00.000Z" });
     const r = await optimize("impossible");
-    expect(r).toMatchObject({ status: "infeasible", optimized: null, saving: null, ranging: [], shadowPrices: { nutrients: [], ingredients: [], ratios: [] } });
+    expect(r).toMatchObject({ status: "infeasible", optimized: null, saving: null, ranging: [], excluded: [], shadowPrices: { nutrients: [], ingredients: [], ratios: [] } });
     expect(r.conflicts).toEqual([
       { kind: "nutrient", key: "CP", bound: "min", limit: 50, bestAchievable: 48.5 },
       { kind: "ratio", numerator: "Ca", denominator: "avP", bound: "max", limit: 0.01, bestAchievable: expect.any(Number) },
     ]);
-    expect(r.excluded.map((e) => e.entersBelow)).toEqual([null, null]);
+    // No mix, so no candidate is "at 0 %" of one.
+    expect(r.excluded).toEqual([]);
   });
 
   test("answers are cached per data generation: the same body until a price changes", async () => {

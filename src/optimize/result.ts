@@ -70,7 +70,6 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
     ingredients: currentRows.map((r) => ({ ...r, cost: costOf(amountOf(r.percent, batchSize), r.price) })),
   };
   const head = { id: formula.id, name: formula.name, batchSize, status: outcome.status };
-  const { candidates } = outcome.problem;
 
   if (outcome.status === "infeasible") {
     return {
@@ -80,12 +79,13 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
       saving: null,
       shadowPrices: { nutrients: [], ingredients: [], ratios: [] },
       ranging: [],
-      excluded: candidates.map((c) => ({ name: c.name, price: round(c.price, 2), entersBelow: null })),
+      excluded: [],
       conflicts: outcome.conflicts.map(shapeConflict),
     };
   }
 
   const { solution, sensitivity } = outcome;
+  const { candidates } = outcome.problem;
   const x = Array.from(solution.x, (v) => Math.max(0, v));
   const perTon = costPerTon(candidates, x);
   const optimizedRaw = (perTon * batchSize) / 1000;
