@@ -71,6 +71,25 @@ describe("WriteQueue (group commit)", () => {
     expect(commits).toEqual([]);
   });
 
+  test("a write an answer waits on commits before the current microtasks end (Bun reads a pipelined request right after); bookkeeping rides along or waits for the turn's end", async () => {
+    const { db, queue, commits } = setup();
+    let turnEnded = false;
+    setImmediate(() => (turnEnded = true));
+    const bookkeeping = queue.runLater(() => db.run("INSERT INTO t VALUES (50)"), false);
+    await queue.run(() => db.run("INSERT INTO t VALUES (51)"));
+    expect(turnEnded).toBe(false);
+    await bookkeeping;
+    expect(commits).toEqual([true]);
+    expect(rows(db)).toEqual([50, 51]);
+
+    const alone = queue.runLater(() => db.run("INSERT INTO t VALUES (52)"), false);
+    await Promise.resolve();
+    expect(rows(db)).toEqual([50, 51]);
+    await alone;
+    expect(rows(db)).toEqual([50, 51, 52]);
+    expect(commits).toEqual([true, false]);
+  });
+
   test("close commits what is queued and refuses later writes", async () => {
     const { db, queue } = setup();
     const pending = queue.run(() => db.run("INSERT INTO t VALUES (30)"));

@@ -14,6 +14,7 @@ import { accessOf, type RequestContext, type Route } from "./route.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import type { SlidingWindowLimiter } from "../limiter/sliding-window.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
+import { PipelineWatch } from "./pipelining.ts";
 
 export interface HttpServerOptions {
   db: Database;
@@ -53,6 +54,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   const bodies = new ReadCache<PreparedBody>();
   // Requests in the same millisecond share one timestamp string (and so one finished cached body).
   const timestampOf = timestamper();
+  const pipelines = new PipelineWatch();
 
   interface Caller {
     key: KeyAuth | null;
@@ -64,7 +66,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   }
 
   /** Everything up to the handler; synchronous where the handler is, so GETs need no promise. */
-  function handle(req: Request, path: string, query: string, caller: Caller): Reply | Promise<Reply> {
+  function handle(req: Request, path: string, query: string, caller: Caller, mayShareCommit: boolean): Reply | Promise<Reply> {
     const now = clock();
     const generation = version.current();
     let key: KeyAuth | null = null;
@@ -90,7 +92,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       clock,
       timestamp: timestampOf(now),
       rawQuery: query,
-      write: (work) => writes.run(work),
+      write: (work) => (mayShareCommit ? writes.runLater(work) : writes.run(work)),
       cached: (k, build) => bodies.get(generation, k, () => new PreparedBody(build())),
       readiness: options.readiness,
     } as RequestContext;
@@ -133,7 +135,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     // Only a backstop: the 1 MiB limit with its error object is enforced in src/http/body.ts.
     maxRequestBodySize: MAX_BODY_BYTES * 16,
     ...(options.tls ? { tls: { cert: options.tls.cert, key: options.tls.key } } : {}),
-    fetch(req) {
+    fetch(req, server) {
       const started = performance.now();
       const url = req.url;
       const pathStart = url.indexOf("/", url.indexOf("//") + 2);
@@ -145,7 +147,8 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false };
       let outcome: Reply | Promise<Reply>;
       try {
-        outcome = handle(req, path, query, caller);
+        const ip = server.requestIP(req);
+        outcome = handle(req, path, query, caller, ip !== null && pipelines.note(`${ip.address}:${ip.port}`));
       } catch (error) {
         outcome = failure(error, requestId, req, path);
       }

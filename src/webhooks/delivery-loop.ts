@@ -261,7 +261,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
    */
   function persist(outcome: AttemptOutcome, disable: string | null): Promise<boolean> {
     // No API read shows deliveries or webhooks, so cached bodies stay valid across these commits.
-    return writes.run(() => {
+    return writes.runLater(() => {
       const recorded = finishAttempt(db, outcome);
       if (recorded && disable !== null) setWebhookEnabled(db, disable, false, `receiver answered 410 Gone at ${outcome.now}`);
       return recorded;
