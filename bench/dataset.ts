@@ -13,7 +13,7 @@ import { openDatabase } from "../src/store/db.ts";
 import { insertIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import type { CreateIngredient } from "../src/schemas/ingredients.ts";
-import { seeded } from "../test/helpers/random.ts";
+import { seeded } from "../src/domain/random.ts";
 import type { z } from "zod";
 import type { formulaImport } from "../src/schemas/formulas.ts";
 
@@ -76,7 +76,7 @@ export function seedIngredients(dataPath: string, ingredients: readonly CreateIn
   try {
     const workspaceId = requireWorkspace(db, "default").id;
     db.transaction(() => {
-      for (const ingredient of ingredients) insertIngredient(db, workspaceId, ingredient, now);
+      for (const ingredient of ingredients) insertIngredient(db, workspaceId, ingredient, "import", now);
     }).immediate();
   } finally {
     db.close();

@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   const db = openDatabase(dataPath, { create: true });
   const now = isoTime(Date.now());
   db.transaction(() => {
-    for (const name of names) insertIngredient(db, 1, { name, category: "Bench", price: 100, inStock: true, nutrients: {} }, now);
+    for (const name of names) insertIngredient(db, 1, { name, category: "Bench", price: 100, inStock: true, nutrients: {} }, "import", now);
   })();
   const { key } = createKey(db, { workspaceId: 1, write: true, rateLimit: 1_000_000, label: "bench", now });
   const addWebhook = () => createWebhook(db, { workspaceId: 1, url: arrivals.url, secret: generateSecret(), events: ["price.updated"], now: isoTime(Date.now()) });

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
+import { instant } from "../src/schemas/time.ts";
 import { DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
 
 /** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
@@ -34,6 +35,32 @@ export function intInRange(name: string, min: number, max: number): (value: stri
     return n;
   };
 }
+
+/**
+ * An option holding an instant (`--at`, `--since`, `--from`, `--to`), read as the API reads its query
+ * parameter of that name; a bad value is a usage error (exit 2).
+ * @example command.addOption(instantOption("--since <time>", "compare with the prices then"))
+ */
+export function instantOption(flags: string, description: string, rounding: "down" | "up" = "down"): Option {
+  const name = /^--(\w+)/.exec(flags)![1]!;
+  const schema = instant(name, rounding);
+  return new Option(flags, `${description} (ISO 8601, e.g. 2026-10-01T00:00:00Z)`).argParser((value: string) => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new InvalidArgumentError(`--${name} must be an ISO 8601 date-time with a time zone, such as 2026-10-01T00:00:00Z`);
+    return parsed.data;
+  });
+}
+
+/** `--json` on a command that shows one thing: the route's `data`, as one JSON document. */
+export function printDocument(data: unknown): void {
+  process.stdout.write(JSON.stringify(data) + "\n");
+}
+
+/**
+ * A figure with its sign, for changes: `+2.98`, `-1.50`, `0.00`.
+ * @example signed(2.98) // "+2.98"
+ */
+export const signed = (n: number, decimals = 2): string => (n > 0 ? "+" : "") + n.toFixed(decimals);
 
 /**
  * A commander value parser for a fixed set of words, in any case (`--format CSV` is `csv`), as the

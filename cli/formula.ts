@@ -1,11 +1,50 @@
 import type { Command } from "commander";
+import { isoTime } from "../src/domain/time.ts";
+import { formulaCost } from "../src/store/costs.ts";
 import { deleteFormula } from "../src/store/formulas.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, openExisting, run, withExamples } from "./common.ts";
+import { dataOption, instantOption, openExisting, printDocument, printRows, run, signed, withExamples } from "./common.ts";
 
-/** `feedbase formula delete`: admin clean-up (formulas are read-only over HTTP). */
+/** `feedbase formula cost` (the data of GET /v1/formulas/:id/cost) and `formula delete` (admin clean-up; formulas are read-only over HTTP). */
 export function registerFormula(program: Command): void {
-  const group = program.command("formula").description("formula clean-up (formulas enter through feedbase import formulas)");
+  const group = program.command("formula").description("formula costs and clean-up (formulas enter through feedbase import formulas)");
+
+  withExamples(
+    group
+      .command("cost <id>")
+      .description("a formula recosted at the prices in effect at an instant (default now), row by row against its saved prices")
+      .addOption(instantOption("--at <time>", "the prices in effect at this instant (default: today's)"))
+      .option("--workspace <slug>", "workspace holding the formula", "default")
+      .option("--json", "print the API's data as one JSON document")
+      .addOption(dataOption())
+      .action(
+        run((id: string, opts: { at?: string; workspace: string; json?: boolean; data: string }) => {
+          const db = openExisting(opts.data);
+          const cost = formulaCost(db, requireWorkspace(db, opts.workspace).id, id, opts.at ?? null, opts.at ?? isoTime(Date.now()));
+          db.close();
+          if (opts.json) return printDocument(cost);
+          const percent = cost.changePercent === null ? "" : `, ${signed(cost.changePercent)}%`;
+          process.stdout.write(
+            `${cost.id}: ${cost.name}, batch of ${cost.batchSize} kg, at the prices of ${cost.at}\n` +
+              `Saved cost ${cost.totalCost.toFixed(2)} → cost ${cost.cost.toFixed(2)} (${signed(cost.change)}${percent})\n`,
+          );
+          printRows(
+            cost.ingredients,
+            [
+              ["INGREDIENT", (r) => r.name],
+              ["PERCENT", (r) => String(r.percent)],
+              ["AMOUNT", (r) => String(r.amount)],
+              ["SAVED PRICE", (r) => String(r.savedPrice)],
+              ["PRICE", (r) => String(r.price)],
+              ["COST", (r) => r.cost.toFixed(2)],
+              ["CHANGE", (r) => signed(r.change)],
+            ],
+            false,
+          );
+        }),
+      ),
+    ["feedbase formula cost broiler-starter", "feedbase formula cost broiler-starter --at 2026-10-01T00:00:00Z", "feedbase formula cost layer-phase-1 --workspace north-mill --json"],
+  );
 
   withExamples(
     group

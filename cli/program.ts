@@ -7,7 +7,9 @@ import { registerImport } from "./import.ts";
 import { registerIngredient } from "./ingredient.ts";
 import { registerKey } from "./key.ts";
 import { registerOpenApi } from "./openapi.ts";
+import { registerPrice } from "./price.ts";
 import { registerReceive } from "./receive.ts";
+import { registerReport } from "./report.ts";
 import { registerServe } from "./serve.ts";
 import { registerVersion } from "./version.ts";
 import { registerWebhook } from "./webhook.ts";
@@ -35,6 +37,8 @@ export function buildProgram(): Command {
   registerExport(program);
   registerIngredient(program);
   registerFormula(program);
+  registerPrice(program);
+  registerReport(program);
   registerBackup(program);
   registerOpenApi(program);
   registerReceive(program);

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import { isoTime } from "../src/domain/time.ts";
-import type { EventType } from "../src/store/events.ts";
+import { OPT_IN_EVENTS, type EventType } from "../src/store/events.ts";
 import { listDeliveries, retryDeliveries, retryFailed, type DeliveryStatus } from "../src/store/deliveries.ts";
 import { EVENT_TYPES, createWebhook, listWebhooks, pendingCount, removeWebhook, setWebhookEnabled, setWebhookSecret } from "../src/store/webhooks.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
@@ -51,6 +51,8 @@ export function retryScheduleOption(): Option {
     });
 }
 
+const DEFAULT_EVENTS = EVENT_TYPES.filter((e) => !OPT_IN_EVENTS.includes(e)).join(", ");
+
 function parseEvents(value: string): EventType[] {
   const names = [...new Set(value.split(",").map((e) => e.trim().toLowerCase()))];
   for (const name of names) {
@@ -78,7 +80,7 @@ export function registerWebhook(program: Command): void {
       .command("add <url>")
       .description("register a receiver; prints its id and signing secret")
       .option("--workspace <slug>", "workspace whose events it receives", "default")
-      .addOption(new Option("--events <list>", `only these events, comma-separated (${EVENT_TYPES.join(", ")}; default all)`).argParser(parseEvents))
+      .addOption(new Option("--events <list>", `only these events, comma-separated (${EVENT_TYPES.join(", ")}; default: all but the opt-in ${OPT_IN_EVENTS.join(", ")})`).argParser(parseEvents))
       .option("--secret-file <file>", secretFileHelp)
       .option("--json", "print one JSON object")
       .addOption(dataOption())
@@ -94,7 +96,7 @@ export function registerWebhook(program: Command): void {
             process.stdout.write(JSON.stringify({ id, secret, url, workspace: ws.slug, events }) + "\n");
           } else {
             process.stdout.write(
-              `Webhook: ${id}\nSecret:  ${secret}\nURL:     ${url} (events: ${events?.join(", ") ?? "all"}; workspace ${ws.slug})\n` +
+              `Webhook: ${id}\nSecret:  ${secret}\nURL:     ${url} (events: ${events?.join(", ") ?? DEFAULT_EVENTS}; workspace ${ws.slug})\n` +
                 `Give the secret to the receiver now: only rotate-secret shows a secret again (a new one).\n`,
             );
           }
@@ -111,7 +113,7 @@ export function registerWebhook(program: Command): void {
       .command("list")
       .description("list webhooks: status (and why disabled), pending and failed deliveries; never a secret")
       .option("--workspace <slug>", "only this workspace")
-      .option("--json", "one JSON object per line (events: null means all)")
+      .option("--json", "one JSON object per line (events: null means all but the opt-in ones)")
       .addOption(dataOption())
       .action(
         run((opts: { workspace?: string; json?: boolean; data: string }) => {
@@ -122,7 +124,7 @@ export function registerWebhook(program: Command): void {
               ["ID", (w) => w.id],
               ["WORKSPACE", (w) => w.workspace],
               ["URL", (w) => w.url],
-              ["EVENTS", (w) => w.events?.join(",") ?? "all"],
+              ["EVENTS", (w) => w.events?.join(",") ?? "default"],
               ["STATUS", (w) => (w.status === "enabled" ? "enabled" : `disabled (${w.disabledReason ?? "no reason given"})`)],
               ["PENDING", (w) => String(w.pending)],
               ["FAILED", (w) => String(w.failed)],

@@ -5,6 +5,7 @@ import { checkConstraints, computeFormula } from "../src/domain/formula-math.ts"
 import { openDatabase } from "../src/store/db.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { listIngredientDetails } from "../src/store/ingredients.ts";
+import { priceHistory, pricesInEffect } from "../src/store/price-history.ts";
 import { listKeys } from "../src/store/keys.ts";
 import { cli, ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
 
@@ -33,10 +34,11 @@ describe("feedbase demo", () => {
     expect(existsSync(data)).toBe(true);
   });
 
-  test("every formula, recomputed from the ingredient data in the data file, sums to 100 and meets all its constraints", () => {
+  test("every formula, recomputed from the ingredient data in the data file at the prices of its day, sums to 100 and meets all its constraints", () => {
     const db = openDatabase(data, { create: false });
     const ingredients = listIngredientDetails(db, 1);
     const formulas = listFormulaDetails(db, 1);
+    const pricesOfItsDay = new Map(formulas.map((f) => [f.id, pricesInEffect(db, 1, f.createdAt)]));
     db.close();
 
     expect(ingredients.length).toBe(DEMO_INGREDIENTS);
@@ -57,16 +59,34 @@ describe("feedbase demo", () => {
         ingredients: f.ingredients.map((row) => {
           const ingredient = byName.get(row.name);
           if (!ingredient) throw new Error(`${f.id}: ${row.name} is not in the data file`);
-          return { name: row.name, percent: row.percent, price: ingredient.price, nutrients: ingredient.nutrients };
+          return { name: row.name, percent: row.percent, price: pricesOfItsDay.get(f.id)!.get(row.name)!, nutrients: ingredient.nutrients };
         }),
       });
-      // What the API serves is exactly what the ingredient data gives.
+      // What the API serves is exactly what the ingredient data and its price history give.
       expect(f.ingredients).toEqual(recomputed.ingredients);
       expect(f.nutrients).toEqual(recomputed.nutrients);
       expect(f.totalCost).toBe(recomputed.totalCost);
       expect(f.constraints.nutrients.length).toBeGreaterThan(0);
       expect({ id: f.id, violations: checkConstraints({ ...f, nutrients: recomputed.nutrients }) }).toEqual({ id: f.id, violations: [] });
     }
+  });
+
+  test("every ingredient has weekly demo prices, each week different from the next, the newest its current price and stock", () => {
+    const db = openDatabase(data, { create: false });
+    for (const ingredient of listIngredientDetails(db, 1)) {
+      const { history } = priceHistory(db, 1, ingredient.name);
+      expect(history.length).toBeGreaterThanOrEqual(13);
+      expect(history[0]).toMatchObject({ price: ingredient.price, inStock: ingredient.inStock, at: ingredient.updatedAt, source: "demo" });
+      for (let i = 1; i < history.length; i++) {
+        const [newer, older] = [history[i - 1]!, history[i]!];
+        expect(Date.parse(newer.at) - Date.parse(older.at)).toBe(7 * 24 * 3600 * 1000);
+        expect(older.source).toBe("demo");
+        expect(older.price !== newer.price || older.inStock !== newer.inStock).toBe(true);
+        // Plausible: a week moves a price by a few percent, never by a tenth.
+        expect(Math.abs(older.price - newer.price) / newer.price).toBeLessThan(0.1);
+      }
+    }
+    db.close();
   });
 
   test("prints a read key, a write key and curl lines; only the keys' hashes are stored", () => {
@@ -118,7 +138,7 @@ describe("make run on a new data file", () => {
     try {
       expect(server.url).toBe(`http://127.0.0.1:${port}`);
       const lines = demo.stdout.split("\n").filter((l) => l.trim().startsWith("curl "));
-      expect(lines.length).toBeGreaterThanOrEqual(5);
+      expect(lines.length).toBeGreaterThanOrEqual(8);
       const results = new Map<string, { status: number; body: { count?: number; data: unknown } }>();
       for (const line of lines) {
         const key = /X-API-Key: (fbk_\w+)/.exec(line)![1]!;
@@ -133,6 +153,14 @@ describe("make run on a new data file", () => {
       expect(results.get("GET /v1/formulas")!.body.count).toBe(DEMO_FORMULAS);
       expect(results.get("GET /v1/formulas/broiler-starter")!.body.data).toMatchObject({ id: "broiler-starter", species: "Poultry" });
       expect(results.get("PUT /v1/prices/Soybean%20meal%2048%25")!.body.data).toMatchObject({ name: "Soybean meal 48%" });
+      // A few months of weekly demo prices, the newest today's; costs and the report have moved.
+      const history = (results.get("GET /v1/prices/Soybean%20meal%2048%25")!.body.data as { price: number; history: { price: number; at: string; source: string }[] });
+      expect(history.history.length).toBeGreaterThanOrEqual(13);
+      expect(new Set(history.history.map((e) => e.source))).toEqual(new Set(["demo"]));
+      const weeks = (Date.parse(history.history[0]!.at) - Date.parse(history.history.at(-1)!.at)) / (7 * 24 * 3600 * 1000);
+      expect(weeks).toBeGreaterThanOrEqual(12);
+      expect(results.get("GET /v1/formulas/broiler-starter/cost")!.body.data).toMatchObject({ id: "broiler-starter" });
+      expect(results.get("GET /v1/reports/cost-changes")!.body.count).toBeGreaterThan(0);
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -39,7 +39,7 @@ describe("cached read bodies", () => {
         for (const v of views) expect(await priceOf(v, "Maize")).toBe(price);
       }
       await priceOf("/v1/ingredients", "Maize");
-      other.transaction(() => insertIngredient(other, 1, { name: "Sorghum", category: "General", price: 90, inStock: true, nutrients: {} }, new Date().toISOString()))();
+      other.transaction(() => insertIngredient(other, 1, { name: "Sorghum", category: "General", price: 90, inStock: true, nutrients: {} }, "import", new Date().toISOString()))();
       expect(await priceOf("/v1/ingredients", "Sorghum")).toBe(90);
       expect((await t.request("GET", "/v1/ingredients/Sorghum", { key: read })).status).toBe(200);
     } finally {

@@ -6,6 +6,7 @@ import { accessOf, type Route } from "../src/http/route.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listEvents } from "../src/store/events.ts";
 import { importFormulas, importIngredients } from "../src/store/imports.ts";
+import { updatePrice } from "../src/store/ingredients.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
 
@@ -16,6 +17,7 @@ import { startTestServer, type TestServer } from "./helpers/harness.ts";
  * needs a body in WRITE_BODIES (the test says which is missing).
  */
 const NOW = "2026-11-21T12:00:00.000Z";
+const LATER = "2026-11-22T12:00:00.000Z";
 
 /** Path parameter values that exist in both workspaces, with different data behind them. */
 const SHARED: Record<string, string[]> = { name: ["Maize"], id: ["starter"] };
@@ -67,6 +69,8 @@ beforeAll(async () => {
     const data = workspaceData(marker, cereal);
     importIngredients(db, workspaceId, data.csv, "csv", { update: false, now: NOW });
     importFormulas(db, workspaceId, readFormulaFile(data.formulas), { replace: false, now: NOW });
+    // A price change after the formulas were saved: each side's history, costs and report show its own moves.
+    updatePrice(db, { workspaceId, keyId: null, now: LATER }, `${marker} maize`, { price: cereal + 1 });
     sides.push({ slug, marker, workspaceId, key: t.key({ write: true, workspace: slug }), only: data.only });
   }
   [alpha, beta] = sides as [Side, Side];
@@ -83,13 +87,16 @@ const methodsOf = (route: Route) => (route.method === "GET" ? ["GET", "HEAD"] : 
 const fill = (route: Route, values: Record<string, string>) => route.path.replace(/:(\w+)/g, (_: string, p: string) => encodeURIComponent(values[p]!));
 const isWrite = (method: string) => method === "POST" || method === "PUT";
 
+/** Instants before, amid and after the data (price history: `at`, `since`, `from`, `to`). */
+const INSTANTS = ["?at=2000-01-01T00:00:00Z&since=2000-01-01T00:00:00Z", `?at=${NOW}&since=${NOW}&from=${NOW}`, "?at=2100-01-01T00:00:00Z&to=2100-01-01T00:00:00Z"];
+
 /** List filters naming the owner's data (a route ignores the ones it does not know). */
 const filtersFor = (owner: Side) =>
-  ["", `?category=${owner.marker}%20cereals`, `?species=${owner.marker}%20poultry`, `?subcategory=${owner.marker}%20starter`, "?inStock=false"];
+  ["", `?category=${owner.marker}%20cereals`, `?species=${owner.marker}%20poultry`, `?subcategory=${owner.marker}%20starter`, "?inStock=false", ...INSTANTS];
 
 /**
  * The paths of a route: as is (reads also with filters), or once per value of each parameter
- * (`exists` says in whose data).
+ * (`exists` says in whose data), reads also with instants.
  */
 function pathsOf(route: Route, owner: Side, read = true): { path: string; value: string | null; exists: "owner" | "both" | null }[] {
   const params = paramsOf(route);
@@ -98,19 +105,24 @@ function pathsOf(route: Route, owner: Side, read = true): { path: string; value:
     if (!owner.only[p] || !SHARED[p]) throw new Error(`No test values for :${p} of ${route.path}: add them to workspaceData and SHARED`);
   }
   const sharedValues = Object.fromEntries(params.map((p) => [p, SHARED[p]![0]!]));
-  return [
+  const plain = [
     ...params.flatMap((p) => owner.only[p]!.map((v) => ({ path: fill(route, { ...sharedValues, [p]: v }), value: v, exists: "owner" as const }))),
     ...SHARED[params[0]!]!.map((v) => ({ path: fill(route, { ...sharedValues, [params[0]!]: v }), value: v, exists: "both" as const })),
   ];
+  return read ? ["", ...INSTANTS].flatMap((query) => plain.map((p) => ({ ...p, path: p.path + query }))) : plain;
 }
 
-/** What the owner sees on every readable path, without the per-request timestamp, and how many events it has. */
+/**
+ * What the owner sees on every readable path, without the per-request timestamp (nor a cost's `at`,
+ * which is that timestamp when no instant is asked for), and how many events it has.
+ */
 async function snapshot(owner: Side) {
   const seen: Record<string, unknown> = {};
   for (const route of routes.filter((r) => r.method === "GET")) {
     for (const { path } of pathsOf(route, owner)) {
       const res = await t.request("GET", path, { key: owner.key });
       const body = await res.json();
+      if (body.data?.at !== undefined && body.data.at === body.timestamp) delete body.data.at;
       delete body.timestamp;
       seen[path] = { status: res.status, body };
     }
@@ -121,7 +133,9 @@ async function snapshot(owner: Side) {
 describe("workspace isolation on every route", () => {
   test("the routes under test include reads and writes", () => {
     const all = routes.flatMap((r) => methodsOf(r).map((m) => `${m} ${r.path}`));
-    expect(all).toEqual(expect.arrayContaining(["GET /v1/ingredients", "POST /v1/ingredients", "PUT /v1/prices/:name", "GET /v1/formulas/:id"]));
+    expect(all).toEqual(
+      expect.arrayContaining(["GET /v1/ingredients", "POST /v1/ingredients", "PUT /v1/prices/:name", "GET /v1/formulas/:id", "GET /v1/prices/:name", "GET /v1/formulas/:id/cost", "GET /v1/reports/cost-changes"]),
+    );
     for (const write of all.filter((c) => isWrite(c.split(" ")[0]!))) expect(Object.keys(WRITE_BODIES)).toContain(write);
   });
 

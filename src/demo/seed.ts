@@ -1,14 +1,18 @@
 /**
  * The demo workspace of `feedbase demo` (docs/decisions.md#demo-data): the project's own demo files, embedded in the
- * executable, imported through the same validation and arithmetic as any admin's file.
+ * executable, imported through the same validation and arithmetic as any admin's file, with a few
+ * months of weekly prices behind today's (history.ts). Each formula is saved at the prices of its
+ * `createdAt` by that history, so its saved cost is what it cost then.
  */
 import type { Database } from "bun:sqlite";
 import { ConflictError } from "../domain/errors.ts";
-import { parseFormulaFile } from "../domain/formula-file.ts";
+import { parseFormulaFile, type FileFormula } from "../domain/formula-file.ts";
 import { createKey } from "../store/keys.ts";
 import { importFormulas, importIngredients } from "../store/imports.ts";
-import { listIngredients } from "../store/ingredients.ts";
+import { listIngredients, listPrices } from "../store/ingredients.ts";
+import { pricesInEffect, recordPrice } from "../store/price-history.ts";
 import { requireWorkspace } from "../store/workspaces.ts";
+import { demoQuotes } from "./history.ts";
 import ingredientsCsv from "./ingredients.csv" with { type: "text" };
 import formulas from "./formulas.json";
 
@@ -33,9 +37,18 @@ export function seedDemo(db: Database, now: string): DemoWorkspace {
     if (held > 0) {
       throw new ConflictError(`Workspace ${ws.slug} already holds ${held} ingredient${held === 1 ? "" : "s"}: the demo only fills an empty workspace (pass --data with a new file)`);
     }
-    const { added } = importIngredients(db, ws.id, ingredientsCsv, "csv", { update: false, now });
-    const saved = importFormulas(db, ws.id, parseFormulaFile(formulas), { replace: false, now });
+    const { added } = importIngredients(db, ws.id, ingredientsCsv, "csv", { update: false, now, source: "demo" });
+    for (const ingredient of listPrices(db, ws.id)) {
+      for (const quote of demoQuotes(ingredient, Date.parse(now))) recordPrice(db, ws.id, ingredient.name, { ...quote, source: "demo" });
+    }
+    const saved = importFormulas(db, ws.id, parseFormulaFile(formulas).map((f) => atPricesOfItsDay(db, ws.id, f, now)), { replace: false, now });
     const key = (write: boolean) => createKey(db, { workspaceId: ws.id, write, rateLimit: 100, label: write ? "demo write" : "demo read", now });
     return { ingredients: added, formulas: saved.length, readKey: key(false), writeKey: key(true) };
   }).immediate();
+}
+
+/** The formula with each row priced as the history has it on the formula's `createdAt`. */
+function atPricesOfItsDay(db: Database, workspaceId: number, f: FileFormula, now: string): FileFormula {
+  const prices = pricesInEffect(db, workspaceId, f.formula.createdAt ?? now);
+  return { ...f, formula: { ...f.formula, ingredients: f.formula.ingredients.map((row) => ({ ...row, price: prices.get(row.name) ?? row.price })) } };
 }

@@ -3,8 +3,17 @@
 export interface EnvelopeExtras {
   count?: number;
   pools?: readonly string[];
+  since?: string | null;
   timestamp?: string;
 }
+
+/**
+ * A string value that stands, in data kept between writes, for the time of the request it is served
+ * to (a cost "as of now" names its instant): PreparedBody.at puts the request's timestamp there.
+ * It holds a control character, which no stored name or text can (they are validated without).
+ */
+export const REQUEST_TIME = "\u0000request-time";
+const REQUEST_TIME_JSON = JSON.stringify(REQUEST_TIME);
 
 /** What a handler answers; the server turns it into one Response with the request's own headers. */
 export interface Reply {
@@ -47,12 +56,16 @@ export function closeBody(open: string, timestamp?: string): string {
  */
 export class PreparedBody {
   private readonly opening: Blob;
+  /** When the body holds REQUEST_TIME: the opening cut around it. */
+  private readonly around: [Blob, Blob] | null = null;
   private untimedBlob: Blob | null = null;
   private stampedAt = "";
   private stamped: Blob | null = null;
 
   constructor(open: string) {
     this.opening = new Blob([open]);
+    const slot = open.indexOf(REQUEST_TIME_JSON);
+    if (slot !== -1) this.around = [new Blob([open.slice(0, slot)]), new Blob([open.slice(slot + REQUEST_TIME_JSON.length)])];
   }
 
   /** The body with no timestamp (the price list, as the spec has it). */
@@ -63,7 +76,8 @@ export class PreparedBody {
   /** The body finished with this timestamp. */
   at(timestamp: string): Blob {
     if (timestamp !== this.stampedAt || this.stamped === null) {
-      this.stamped = new Blob([this.opening, `,"timestamp":"${timestamp}"}`]);
+      const opening = this.around ? [this.around[0], `"${timestamp}"`, this.around[1]] : [this.opening];
+      this.stamped = new Blob([...opening, `,"timestamp":"${timestamp}"}`]);
       this.stampedAt = timestamp;
     }
     return this.stamped;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { VERSION } from "../version.ts";
+import * as H from "../schemas/history.ts";
 import * as R from "../schemas/responses.ts";
 import { accessOf, type Route } from "./route.ts";
 
@@ -104,7 +105,7 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
     post: {
       summary: `${name} webhook`,
       description:
-        "Sent to every enabled webhook registered for the event (`feedbase webhook add`). Verify `X-Webhook-Signature` (hex HMAC-SHA256 of the raw body with the secret) or the Standard Webhooks `webhook-signature`; answer 2xx to acknowledge. At-least-once: de-duplicate by `webhook-id`.",
+        "Sent to every enabled webhook registered for the event (`feedbase webhook add`; `formula.cost_changed` only to those whose --events names it). Verify `X-Webhook-Signature` (hex HMAC-SHA256 of the raw body with the secret) or the Standard Webhooks `webhook-signature`; answer 2xx to acknowledge. At-least-once: de-duplicate by `webhook-id`.",
       parameters: [
         { name: "X-Webhook-Event", in: "header", required: true, schema: { type: "string", const: name } },
         { name: "X-Webhook-Signature", in: "header", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}$" } },
@@ -127,7 +128,11 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
     servers: [{ url: "/", description: "This feedbase server" }],
     security: [{ ApiKey: [] }],
     paths,
-    webhooks: { "price.updated": event("price.updated", R.priceUpdatedPayload), "ingredient.added": event("ingredient.added", R.ingredientAddedPayload) },
+    webhooks: {
+      "price.updated": event("price.updated", R.priceUpdatedPayload),
+      "ingredient.added": event("ingredient.added", R.ingredientAddedPayload),
+      "formula.cost_changed": event("formula.cost_changed", H.formulaCostChangedPayload),
+    },
     components: {
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "`fbk_` + 40 characters, issued with `feedbase key create`." } },
       headers: RATE_LIMIT_HEADERS,

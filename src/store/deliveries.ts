@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import { newDeliveryId } from "../domain/ids.ts";
-import type { EventType } from "./events.ts";
+import { OPT_IN_EVENTS, type EventType } from "./events.ts";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
@@ -17,7 +17,7 @@ export interface CommittedEvent {
 
 /**
  * One pending delivery per webhook of the event's workspace that is enabled and subscribed to its
- * type, at this moment. Call inside the transaction that records the event, so a webhook added,
+ * type, at this moment (a webhook without an event list takes every type but the opt-in ones). Call inside the transaction that records the event, so a webhook added,
  * disabled or removed concurrently is either wholly before or wholly after it.
  * @example fanOut(db, { id: 42, workspaceId: 1, type: "price.updated", ingredient: "Maize", now }) // 2
  */
@@ -25,9 +25,9 @@ export function fanOut(db: Database, event: CommittedEvent): number {
   const webhooks = db
     .query(
       `SELECT id FROM webhooks
-       WHERE workspace_id = ?1 AND enabled = 1 AND (events IS NULL OR instr(',' || events || ',', ',' || ?2 || ',') > 0)`,
+       WHERE workspace_id = ?1 AND enabled = 1 AND ((events IS NULL AND ?3 = 0) OR instr(',' || events || ',', ',' || ?2 || ',') > 0)`,
     )
-    .all(event.workspaceId, event.type) as { id: string }[];
+    .all(event.workspaceId, event.type, OPT_IN_EVENTS.includes(event.type) ? 1 : 0) as { id: string }[];
   const insert = db.query(
     `INSERT INTO deliveries (id, webhook_id, event_id, ingredient, status, attempts, next_attempt_at, created_at, updated_at)
      VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,

@@ -1,8 +1,10 @@
 import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import type { CreateIngredient } from "../schemas/ingredients.ts";
+import { formulasMovedBy } from "./costs.ts";
 import { recordEvent } from "./events.ts";
 import { formulasUsing } from "./formulas.ts";
+import { recordChange, recordPrice, type PriceSource } from "./price-history.ts";
 
 /** The list view: nutrients is the number of nutrients (the spec's list item). */
 export interface IngredientListItem {
@@ -101,13 +103,13 @@ export interface Actor {
 }
 
 /**
- * Create an ingredient and its `ingredient.added` event in one transaction.
+ * Create an ingredient, its first price-history entry and its `ingredient.added` event in one transaction.
  * @example createIngredient(db, { workspaceId: 1, keyId, now }, { name: "Maize", category: "Cereals", price: 215, inStock: true, nutrients: {} })
  */
 export function createIngredient(db: Database, actor: Actor, input: CreateIngredient): IngredientDetail {
   return db.transaction(() => {
     if (findIngredient(db, actor.workspaceId, input.name)) throw new ConflictError(`Ingredient already exists: ${input.name}`);
-    insertIngredient(db, actor.workspaceId, input, actor.now);
+    insertIngredient(db, actor.workspaceId, input, "api", actor.now);
     recordEvent(db, {
       workspaceId: actor.workspaceId,
       type: "ingredient.added",
@@ -120,38 +122,43 @@ export function createIngredient(db: Database, actor: Actor, input: CreateIngred
   }).immediate();
 }
 
-/** Insert without an event (imports fire none). Call inside a transaction. */
-export function insertIngredient(db: Database, workspaceId: number, input: CreateIngredient, now: string, createdAt = now): void {
+/**
+ * Insert with its first price-history entry (at `now`, its updatedAt) and no event (imports fire
+ * none). Call inside a transaction.
+ */
+export function insertIngredient(db: Database, workspaceId: number, input: CreateIngredient, source: PriceSource, now: string, createdAt = now): void {
   db.query(
     `INSERT INTO ingredients (workspace_id, name, category, price, in_stock, nutrients, nutrient_count, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(workspaceId, input.name, input.category, input.price, input.inStock ? 1 : 0, JSON.stringify(input.nutrients), Object.keys(input.nutrients).length, createdAt, now);
+  recordPrice(db, workspaceId, input.name, { price: input.price, inStock: input.inStock, at: now, source });
 }
 
 /**
- * Set a price (and optionally the stock flag). A `price.updated` event is written, in the same
- * transaction, only when the price actually changes.
+ * Set a price (and optionally the stock flag), in one transaction with what it causes: a history
+ * entry unless price and stock are both repeated; when the price changes, `price.updated` and, if
+ * the current cost of a saved formula moves, `formula.cost_changed` (the same ingredient, so one
+ * order per webhook covers both).
  * @example updatePrice(db, actor, "Maize", { price: 219, inStock: true })
  */
 export function updatePrice(db: Database, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): IngredientDetail {
   return db.transaction(() => {
     const before = requireIngredient(db, actor.workspaceId, name);
+    const after = { price: change.price, inStock: change.inStock ?? before.inStock };
     db.query("UPDATE ingredients SET price = ?, in_stock = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
-      change.price,
-      (change.inStock ?? before.inStock) ? 1 : 0,
+      after.price,
+      after.inStock ? 1 : 0,
       actor.now,
       actor.workspaceId,
       name,
     );
+    recordChange(db, actor.workspaceId, name, before, after, actor.now, "api");
     if (change.price !== before.price) {
-      recordEvent(db, {
-        workspaceId: actor.workspaceId,
-        type: "price.updated",
-        ingredient: name,
-        payload: { ingredient: name, old_price: before.price, new_price: change.price, timestamp: actor.now },
-        keyId: actor.keyId,
-        now: actor.now,
-      });
+      const event = { workspaceId: actor.workspaceId, ingredient: name, keyId: actor.keyId, now: actor.now };
+      const prices = { ingredient: name, old_price: before.price, new_price: change.price };
+      recordEvent(db, { ...event, type: "price.updated", payload: { ...prices, timestamp: actor.now } });
+      const formulas = formulasMovedBy(db, actor.workspaceId, name, before.price);
+      if (formulas.length > 0) recordEvent(db, { ...event, type: "formula.cost_changed", payload: { ...prices, formulas, timestamp: actor.now } });
     }
     return requireIngredient(db, actor.workspaceId, name);
   }).immediate();

@@ -4,13 +4,13 @@ import { newWebhookId } from "../domain/ids.ts";
 import type { EventType } from "./events.ts";
 
 /** Every event a webhook can subscribe to, in the order help text lists them. */
-export const EVENT_TYPES: readonly EventType[] = ["price.updated", "ingredient.added"];
+export const EVENT_TYPES: readonly EventType[] = ["price.updated", "ingredient.added", "formula.cost_changed"];
 
 export interface NewWebhook {
   workspaceId: number;
   url: string;
   secret: string;
-  /** `null`: every event type, including ones a later version adds. */
+  /** `null`: every event type but the opt-in ones (OPT_IN_EVENTS), including ones a later version adds. */
   events: EventType[] | null;
   now: string;
 }
@@ -20,7 +20,7 @@ export interface WebhookListing {
   id: string;
   workspace: string;
   url: string;
-  /** `null` means every event. */
+  /** `null` means every event but the opt-in ones. */
   events: EventType[] | null;
   status: "enabled" | "disabled";
   disabledReason: string | null;

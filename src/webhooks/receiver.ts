@@ -169,6 +169,7 @@ function text(value: unknown): string {
  * formatEvent(e);
  * // "2026-11-21T14:03:07.123Z price.updated dlv_abc  Maize 212.5 → 219 (signatures ok)"
  * // "2026-11-21T14:05:00.000Z ingredient.added dlv_def  Maize (Cereals) 219 (signatures ok)"
+ * // "2026-11-21T14:03:07.123Z formula.cost_changed dlv_ghi  Maize 212.5 → 219: broiler-starter 612.44 → 620.3 (signatures ok)"
  */
 export function formatEvent(e: ReceivedEvent): string {
   const payload = e.payload;
@@ -177,6 +178,10 @@ export function formatEvent(e: ReceivedEvent): string {
   let summary: string;
   if (e.event === "price.updated") {
     summary = `${text(field(payload, "ingredient"))} ${text(field(payload, "old_price"))} → ${text(field(payload, "new_price"))}`;
+  } else if (e.event === "formula.cost_changed") {
+    const formulas = field(payload, "formulas");
+    const moves = Array.isArray(formulas) ? formulas.map((f) => `${text(field(f, "id"))} ${text(field(f, "old_cost"))} → ${text(field(f, "new_cost"))}`) : [];
+    summary = `${text(field(payload, "ingredient"))} ${text(field(payload, "old_price"))} → ${text(field(payload, "new_price"))}: ${moves.join(", ")}`;
   } else if (e.event === "ingredient.added") {
     summary = `${text(field(payload, "ingredient"))} (${text(field(payload, "category"))}) ${text(field(payload, "price"))}`;
   } else {

@@ -1,6 +1,7 @@
 import type { Route } from "../route.ts";
 import { healthRoutes } from "./health.ts";
 import { formulaRoutes } from "./formulas.ts";
+import { costRoutes, priceHistoryRoutes } from "./history.ts";
 import { ingredientRoutes } from "./ingredients.ts";
 import { withOpenApi } from "./openapi.ts";
 
@@ -8,4 +9,4 @@ import { withOpenApi } from "./openapi.ts";
  * The route table: every route the server answers, one file per resource. The router, the OpenAPI
  * document and the contract check of the tests (test/helpers/contract.ts) all read it.
  */
-export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...ingredientRoutes, ...formulaRoutes]);
+export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes]);

@@ -1,6 +1,8 @@
+import { pricesQuery } from "../../schemas/history.ts";
 import { createIngredientBody, ingredientQuery, updatePriceBody } from "../../schemas/ingredients.ts";
 import * as R from "../../schemas/responses.ts";
 import { createIngredient, listIngredients, listPools, listPrices, requireIngredient, updatePrice, type IngredientFilters } from "../../store/ingredients.ts";
+import { pricesAt } from "../../store/price-history.ts";
 import { jsonReply, okBody, openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute, type RequestContext } from "../route.ts";
@@ -75,14 +77,16 @@ export const ingredientRoutes = [
     method: "GET",
     path: "/v1/prices",
     summary: "Simplified price and stock list",
+    description:
+      "With `at`: the list as it stood then (ingredients whose first price entry is at or before `at`, each at its last entry at or before it; today's category). Filters apply to the rows shown.",
     params: {},
-    query: ingredientQuery,
+    query: pricesQuery,
     response: { status: 200, description: "The price list (no timestamp, as the spec has it)", schema: R.priceList },
     errors: [400],
     /** The price list has no `timestamp`: a quirk of the spec that integrators rely on. */
-    handle(ctx, { query }) {
-      const body = ctx.cached(listKey("prices", ctx, query), () => {
-        const data = listPrices(ctx.db, ctx.key.workspaceId, query);
+    handle(ctx, { query: { at, ...filters } }) {
+      const body = ctx.cached(cacheKey("prices", ctx.key.workspaceId, filters.category, filters.inStock, at), () => {
+        const data = at === undefined ? listPrices(ctx.db, ctx.key.workspaceId, filters) : pricesAt(ctx.db, ctx.key.workspaceId, at, filters);
         return openBody(data, { count: data.length });
       });
       return jsonReply(200, body.untimed());

@@ -1,0 +1,15 @@
+/**
+ * A small seeded generator (mulberry32): the same seed gives the same sequence, so a failing
+ * corpus or crash schedule can be replayed from the seed its run printed.
+ * @example const rnd = seeded(20261121); rnd() // a number in [0, 1)
+ */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Formula costs at other prices: one formula at an instant, the cost-changes report, and the formulas
+ * a price change moves (the `formula.cost_changed` event). The arithmetic is src/domain/recost.ts.
+ */
+import type { Database } from "bun:sqlite";
+import { round } from "../domain/formula-math.ts";
+import { byLargestMove, costAt, costChange, recost, type CostChange, type FormulaCost, type SavedFormula, type SavedRow } from "../domain/recost.ts";
+import { requireFormula } from "./formulas.ts";
+import { currentPrices, pricesInEffect } from "./price-history.ts";
+
+/** A saved row with its ingredient's current price (null if the ingredient is gone). */
+type LiveRow = SavedRow & { priceNow: number | null };
+type ReportFormula = SavedFormula & { species: string; subcategory: string; ingredients: LiveRow[] };
+
+/**
+ * A formula recosted at the prices in effect at `at` (current prices when `at` is null; `shownAt`
+ * is the instant the answer names). Throws NotFoundError for an unknown id.
+ * @example formulaCost(db, 1, "broiler-starter", "2026-10-01T00:00:00.000Z", "2026-10-01T00:00:00.000Z").cost
+ */
+export function formulaCost(db: Database, workspaceId: number, id: string, at: string | null, shownAt: string): FormulaCost {
+  const formula = requireFormula(db, workspaceId, id);
+  const prices = at === null ? currentPrices(db, workspaceId, id) : pricesInEffect(db, workspaceId, at, id);
+  return recost(formula, shownAt, priceFrom(prices));
+}
+
+/** A price map as a PriceOf; a row whose ingredient is gone keeps its saved price. */
+const priceFrom = (prices: Map<string, number>) => (name: string, row: SavedRow) => prices.get(name) ?? row.price;
+const currentPrice = (_: string, row: SavedRow) => (row as LiveRow).priceNow ?? row.price;
+
+/** Saved formulas with their composition, in id order, optionally only those using an ingredient. */
+function savedFormulas(db: Database, workspaceId: number, using?: string): ReportFormula[] {
+  const formulas = db
+    .query(
+      `SELECT id, name, species, subcategory, batch_size AS batchSize, total_cost AS totalCost FROM formulas
+       WHERE workspace_id = ?1 AND (?2 IS NULL OR id IN (SELECT formula_id FROM formula_lines WHERE workspace_id = ?1 AND ingredient = ?2))
+       ORDER BY id`,
+    )
+    .all(workspaceId, using ?? null) as ReportFormula[];
+  if (formulas.length === 0) return [];
+  const byId = new Map(formulas.map((f) => [f.id, ((f.ingredients = []), f)]));
+  const lines = db
+    .query(
+      `SELECT l.formula_id AS formulaId, l.ingredient AS name, l.percent, l.amount, l.price, l.cost, i.price AS priceNow
+       FROM formula_lines l LEFT JOIN ingredients i ON i.workspace_id = l.workspace_id AND i.name = l.ingredient
+       WHERE l.workspace_id = ?1 AND (?2 IS NULL OR l.formula_id IN (SELECT formula_id FROM formula_lines WHERE workspace_id = ?1 AND ingredient = ?2))
+       ORDER BY l.formula_id, l.position`,
+    )
+    .all(workspaceId, using ?? null) as (LiveRow & { formulaId: string })[];
+  for (const { formulaId, ...row } of lines) byId.get(formulaId)?.ingredients.push(row);
+  return formulas;
+}
+
+/**
+ * Every formula whose cost now differs from its cost at `since` (null: from its saved figures), with
+ * the rows that moved it; largest relative move first.
+ * @example costChanges(db, 1, null)[0] // { id, name, ..., costThen, costNow, change, changePercent, drivers }
+ */
+export function costChanges(db: Database, workspaceId: number, since: string | null): CostChange[] {
+  const formulas = savedFormulas(db, workspaceId);
+  const now = currentPrice;
+  const then = since === null ? (_: string, row: SavedRow) => row.price : priceFrom(pricesInEffect(db, workspaceId, since));
+  const changes: CostChange[] = [];
+  for (const f of formulas) {
+    const costThen = since === null ? f.totalCost : costAt(f.batchSize, f.ingredients, then);
+    const moved = costChange(f, { cost: costThen, priceOf: then }, { cost: costAt(f.batchSize, f.ingredients, now), priceOf: now });
+    if (moved) changes.push(moved);
+  }
+  return changes.sort(byLargestMove);
+}
+
+export interface FormulaCostMove {
+  id: string;
+  name: string;
+  old_cost: number;
+  new_cost: number;
+}
+
+/**
+ * The formulas whose cost at current prices moves (at 2 decimals) when one ingredient's price goes
+ * from `oldPrice` to its current price, in id order: the `formulas` of `formula.cost_changed`.
+ * Call after the price is written, inside its transaction.
+ * @example formulasMovedBy(db, 1, "Maize", 228) // [{ id: "broiler-starter", name, old_cost: 612.44, new_cost: 618.9 }]
+ */
+export function formulasMovedBy(db: Database, workspaceId: number, ingredient: string, oldPrice: number): FormulaCostMove[] {
+  const formulas = savedFormulas(db, workspaceId, ingredient);
+  if (formulas.length === 0) return [];
+  const now = currentPrice;
+  const before = (name: string, row: SavedRow) => (name === ingredient ? oldPrice : now(name, row));
+  const moves: FormulaCostMove[] = [];
+  for (const f of formulas) {
+    const oldCost = costAt(f.batchSize, f.ingredients, before);
+    const newCost = costAt(f.batchSize, f.ingredients, now);
+    if (round(newCost - oldCost, 2) !== 0) moves.push({ id: f.id, name: f.name, old_cost: oldCost, new_cost: newCost });
+  }
+  return moves;
+}
