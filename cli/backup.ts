@@ -17,7 +17,6 @@ export function registerBackup(program: Command): void {
           const db = openExisting(opts.data);
           const started = performance.now();
           backupTo(db, file);
-          db.close();
           const mib = (statSync(file).size / 1048576).toFixed(1);
           process.stdout.write(`Backed up ${opts.data} to ${file} (${mib} MiB, ${Math.round(performance.now() - started)} ms)\n`);
         }),

@@ -2,7 +2,7 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
 import { instant } from "../src/schemas/time.ts";
-import { DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
+import { closeDatabase, DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
 
 /** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
 export class CliFailure extends Error {}
@@ -17,9 +17,23 @@ export function dataOption(): Option {
   return new Option("--data <file>", "the data file").env("FEEDBASE_DATA").default("./feedbase.db");
 }
 
-/** Open the data file for an admin command: a missing file is refused, never created. */
+/** The databases the running command opened; `run` closes them when the action ends, however it ends. */
+const opened: Database[] = [];
+
+/** Open the data file for an admin command: a missing file is refused, never created. Closed by `run`. */
 export function openExisting(path: string): Database {
-  return openDatabase(path, { create: false });
+  return openForCommand(path, false);
+}
+
+/**
+ * Open the data file for a command, creating it only if `create` (serve and demo); `run` checkpoints and
+ * closes it at the end, so the file alone holds the command's work (docs/decisions.md#faults).
+ * @example const db = openForCommand(opts.data, true)
+ */
+export function openForCommand(path: string, create: boolean): Database {
+  const db = openDatabase(path, { create });
+  opened.push(db);
+  return db;
 }
 
 /**
@@ -98,9 +112,19 @@ export function onOff(name: string): (value: string) => boolean {
  */
 export function run<A extends unknown[]>(action: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
+    let failure: { error: unknown } | null = null;
     try {
       await action(...args);
     } catch (error) {
+      failure = { error };
+    }
+    try {
+      while (opened.length > 0) closeDatabase(opened.pop()!);
+    } catch (error) {
+      failure ??= { error };
+    }
+    if (failure !== null) {
+      const { error } = failure;
       const usage = error instanceof UsageError || error instanceof InvalidArgumentError;
       const known =
         usage ||

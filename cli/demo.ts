@@ -1,10 +1,9 @@
 import { Option, type Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
 import { DEMO_WORKSPACE, seedDemo } from "../src/demo/seed.ts";
-import { openDatabase } from "../src/store/db.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, intInRange, run, withExamples } from "./common.ts";
+import { dataOption, intInRange, openForCommand, run, withExamples } from "./common.ts";
 
 /** An ingredient of the demo with a name that needs escaping: the curl lines show how. */
 const SHOWCASE = "Soybean meal 48%";
@@ -20,7 +19,7 @@ export function registerDemo(program: Command): void {
       .action(
         run((opts: { data: string; port: number }) => {
           // Like serve, demo may create the data file: it is how a first start begins.
-          const db = openDatabase(opts.data, { create: true });
+          const db = openForCommand(opts.data, true);
           const demo = seedDemo(db, isoTime(Date.now()));
           const base = `http://127.0.0.1:${opts.port}`;
           const showcase = encodeURIComponent(SHOWCASE);
@@ -47,7 +46,6 @@ export function registerDemo(program: Command): void {
               ``,
             ].join("\n"),
           );
-          db.close();
         }),
       ),
     ["feedbase demo --data demo.db && feedbase serve --data demo.db", "feedbase demo --data /tmp/try.db --port 9000"],

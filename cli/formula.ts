@@ -21,7 +21,6 @@ export function registerFormula(program: Command): void {
         run((id: string, opts: { at?: string; workspace: string; json?: boolean; data: string }) => {
           const db = openExisting(opts.data);
           const cost = formulaCost(db, requireWorkspace(db, opts.workspace).id, id, opts.at ?? null, opts.at ?? isoTime(Date.now()));
-          db.close();
           if (opts.json) return printDocument(cost);
           const percent = cost.changePercent === null ? "" : `, ${signed(cost.changePercent)}%`;
           process.stdout.write(

@@ -21,7 +21,6 @@ export function registerPrice(program: Command): void {
         run((name: string, opts: { from?: string; to?: string; workspace: string; json?: boolean; data: string }) => {
           const db = openExisting(opts.data);
           const found = priceHistory(db, requireWorkspace(db, opts.workspace).id, name, { from: opts.from, to: opts.to });
-          db.close();
           if (opts.json) return printDocument(found);
           const { history } = found;
           process.stdout.write(`${found.name} (${found.category}): ${found.price} per ton, ${found.inStock ? "in stock" : "out of stock"}\n`);

@@ -22,7 +22,6 @@ export function registerReport(program: Command): void {
         run((opts: { since?: string; workspace: string; json?: boolean; data: string }) => {
           const db = openExisting(opts.data);
           const changes = costChanges(db, requireWorkspace(db, opts.workspace).id, opts.since ?? null);
-          db.close();
           if (opts.json) return printDocument(changes);
           const basis = opts.since ? `since ${opts.since}` : "since each formula was saved";
           process.stdout.write(`Cost per batch at today's prices, ${basis}: ${changes.length} formula${changes.length === 1 ? "" : "s"} moved\n`);

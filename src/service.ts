@@ -5,7 +5,7 @@ import { startHttpServer } from "./http/server.ts";
 import { readiness } from "./http/readiness.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startHeapTrim } from "./heap-trim.ts";
-import { openDatabase } from "./store/db.ts";
+import { closeDatabase, openDatabase } from "./store/db.ts";
 import { DataVersion } from "./store/data-version.ts";
 import { WriteQueue } from "./store/write-queue.ts";
 import { startDeliveryLoop, type DeliveryTuning } from "./webhooks/delivery-loop.ts";
@@ -31,7 +31,7 @@ export interface RunningService {
   port: number;
   db: Database;
   logger: Logger;
-  /** Stop accepting, let in-flight requests finish, close the database. */
+  /** Stop accepting, let in-flight requests finish, then fold the WAL into the data file and close it. */
   stop(): Promise<void>;
 }
 
@@ -79,7 +79,8 @@ export function startService(options: ServiceOptions): RunningService {
       await deliveries.stop();
       writes.close();
       logger.flush();
-      db.close();
+      version.close();
+      closeDatabase(db);
     },
   };
 }

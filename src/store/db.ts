@@ -93,3 +93,21 @@ function capPagesForTests(db: Database): void {
   if (!/^\d+$/.test(cap)) throw new Error(`FEEDBASE_TEST_MAX_PAGES must be a whole number, not ${cap}`);
   db.run(`PRAGMA max_page_count = ${cap}`);
 }
+
+/**
+ * Close the data file so that, if no other process has it open, the file alone holds everything: move
+ * the WAL into it and empty it (TRUNCATE), then close for real, which fails if a statement is still
+ * prepared (SQLite would otherwise keep the connection open and the -wal and -shm beside the file). With
+ * another process on the file (the server, for an admin command), the checkpoint does not wait for it:
+ * the WAL is that process's to fold in when it closes. docs/decisions.md#faults.
+ * @example closeDatabase(db) // feedbase.db-wal and feedbase.db-shm are gone
+ */
+export function closeDatabase(db: Database): void {
+  try {
+    db.run("PRAGMA busy_timeout = 0");
+    db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  } catch {
+    // Busy or a full disk: the WAL stays and holds the data; closing below still works.
+  }
+  db.close(true);
+}
