@@ -25,6 +25,8 @@ export function buildProgram(): Command {
     .description("feedbase: the feed mill's ingredient database, formulas, v1 HTTP API and signed webhooks")
     .version(VERSION, "-V, --version", "print the version (as `feedbase version`)")
     .showHelpAfterError("(run with --help for usage)")
+    // Program options (--version) come before the command, so a group may have subcommands with their own options.
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
   // One line per command group, in the order `feedbase --help` lists them.

@@ -2,11 +2,12 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import { isoTime } from "../src/domain/time.ts";
 import { OPT_IN_EVENTS, type EventType } from "../src/store/events.ts";
-import { listDeliveries, retryDeliveries, retryFailed, type DeliveryStatus } from "../src/store/deliveries.ts";
+import { listDeliveries, retryDeliveries, retryFailed, retryPending, type DeliveryStatus } from "../src/store/deliveries.ts";
 import { EVENT_TYPES, createWebhook, listWebhooks, pendingCount, removeWebhook, setWebhookEnabled, setWebhookSecret } from "../src/store/webhooks.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { parseRetrySchedule } from "../src/webhooks/retry.ts";
 import { generateSecret, validateSuppliedSecret } from "../src/webhooks/sign.ts";
+import { pingJson, registerWebhookTools, reportPing } from "./webhook-tools.ts";
 import { CliFailure, UsageError, dataOption, intInRange, oneOf, openExisting, printRows, run, withExamples } from "./common.ts";
 
 /**
@@ -82,29 +83,34 @@ export function registerWebhook(program: Command): void {
       .option("--workspace <slug>", "workspace whose events it receives", "default")
       .addOption(new Option("--events <list>", `only these events, comma-separated (${EVENT_TYPES.join(", ")}; default: all but the opt-in ${OPT_IN_EVENTS.join(", ")})`).argParser(parseEvents))
       .option("--secret-file <file>", secretFileHelp)
-      .option("--json", "print one JSON object")
+      .option("--ping", "then send it a signed ping and print the answer (the webhook stays registered whatever it is)")
+      .option("--json", "print one JSON object (with --ping, its answer under ping)")
       .addOption(dataOption())
       .action(
-        run((target: string, opts: { workspace: string; events?: EventType[]; secretFile?: string; json?: boolean; data: string }) => {
+        run(async (target: string, opts: { workspace: string; events?: EventType[]; secretFile?: string; ping?: boolean; json?: boolean; data: string }) => {
           const url = requireHttpUrl(target);
           const secret = suppliedSecret(opts.secretFile) ?? generateSecret();
           const db = openExisting(opts.data);
           const ws = requireWorkspace(db, opts.workspace);
           const events = opts.events ?? null;
           const id = createWebhook(db, { workspaceId: ws.id, url, secret, events, now: isoTime(Date.now()) });
-          if (opts.json) {
-            process.stdout.write(JSON.stringify({ id, secret, url, workspace: ws.slug, events }) + "\n");
-          } else {
+          if (!opts.json) {
             process.stdout.write(
               `Webhook: ${id}\nSecret:  ${secret}\nURL:     ${url} (events: ${events?.join(", ") ?? DEFAULT_EVENTS}; workspace ${ws.slug})\n` +
                 `Give the secret to the receiver now: only rotate-secret shows a secret again (a new one).\n`,
             );
+          }
+          const ping = opts.ping ? (await reportPing(db, id, { json: Boolean(opts.json), timeoutMs: 10_000 })).result : undefined;
+          if (opts.json) {
+            const pinged = ping ? { ping: pingJson(ping) } : {};
+            process.stdout.write(JSON.stringify({ id, secret, url, workspace: ws.slug, events, ...pinged }) + "\n");
           }
         }),
       ),
     [
       "feedbase webhook add https://erp.example.com/hooks/feedbase",
       "feedbase webhook add https://mill.example.com/prices --events price.updated --secret-file /etc/feedbase/erp.secret --json",
+      "feedbase webhook add http://127.0.0.1:9090/ --ping",
     ],
   );
 
@@ -199,7 +205,7 @@ export function registerWebhook(program: Command): void {
     ["feedbase webhook rotate-secret wh_Zp8c1LmQ04sA", "feedbase webhook rotate-secret wh_Zp8c1LmQ04sA --secret-file new.secret --json"],
   );
 
-  withExamples(
+  const deliveries = withExamples(
     group
       .command("deliveries")
       .description("list deliveries, newest event first: attempts, last status code and error, next attempt")
@@ -209,6 +215,8 @@ export function registerWebhook(program: Command): void {
       .option("--workspace <slug>", "only this workspace's")
       .option("--json", "one JSON object per line")
       .addOption(dataOption())
+      // `deliveries show <id> --data f`: the options after `show` are show's own.
+      .enablePositionalOptions()
       .action(
         run((opts: { status?: DeliveryStatus; limit: number; webhook?: string; workspace?: string; json?: boolean; data: string }) => {
           const db = openExisting(opts.data);
@@ -242,23 +250,40 @@ export function registerWebhook(program: Command): void {
   withExamples(
     group
       .command("retry [deliveryIds...]")
-      .description("send failed or delivered deliveries again on a fresh schedule (picked up within 1 s); a pending one is refused")
+      .description(
+        "send deliveries again, picked up by the running server within 1 s: a failed or delivered one on a fresh schedule; " +
+          "a pending one waiting on its backoff now, keeping its attempt count (earlier pending ones for its ingredient go first)",
+      )
       .option("--failed", "every failed delivery")
-      .option("--webhook <id>", "with --failed: only this webhook's")
+      .option("--pending", "every pending delivery waiting on its backoff: due now, in order per ingredient")
+      .option("--webhook <id>", "with --failed or --pending: only this webhook's")
       .addOption(dataOption())
       .action(
-        run((ids: string[], opts: { failed?: boolean; webhook?: string; data: string }) => {
-          if (Boolean(opts.failed) === ids.length > 0) throw new UsageError("give delivery ids or --failed (one of the two)");
-          if (opts.webhook !== undefined && !opts.failed) throw new UsageError("--webhook goes with --failed");
+        run((ids: string[], opts: { failed?: boolean; pending?: boolean; webhook?: string; data: string }) => {
+          const modes = [ids.length > 0, Boolean(opts.failed), Boolean(opts.pending)].filter(Boolean).length;
+          if (modes !== 1) throw new UsageError("give delivery ids, --failed or --pending (one of the three)");
+          if (opts.webhook !== undefined && ids.length > 0) throw new UsageError("--webhook goes with --failed or --pending");
           const db = openExisting(opts.data);
           const nowMs = Date.now();
-          const unique = [...new Set(ids)];
-          let count = unique.length;
-          if (opts.failed) count = retryFailed(db, nowMs, isoTime(nowMs), opts.webhook);
-          else retryDeliveries(db, unique, nowMs, isoTime(nowMs));
-          process.stdout.write(`Re-queued ${count} ${count === 1 ? "delivery" : "deliveries"}\n`);
+          const plural = (n: number) => `${n} ${n === 1 ? "delivery" : "deliveries"}`;
+          if (opts.failed) process.stdout.write(`Re-queued ${plural(retryFailed(db, nowMs, isoTime(nowMs), opts.webhook))}\n`);
+          else if (opts.pending) process.stdout.write(`Made ${plural(retryPending(db, nowMs, isoTime(nowMs), opts.webhook))} due now\n`);
+          else {
+            const result = retryDeliveries(db, [...new Set(ids)], nowMs, isoTime(nowMs));
+            const lines = [
+              ...(result.requeued > 0 || result.dueNow === 0 ? [`Re-queued ${plural(result.requeued)}`] : []),
+              ...(result.dueNow > 0 ? [`Made ${plural(result.dueNow)} due now (pending; earlier ones for the same ingredient go first)`] : []),
+            ];
+            process.stdout.write(lines.join("\n") + "\n");
+          }
         }),
       ),
-    ["feedbase webhook retry dlv_0aQ7vM2xPp9kLr3B dlv_7Hc2WmQ9xZr4TpLa", "feedbase webhook retry --failed"],
+    [
+      "feedbase webhook retry dlv_0aQ7vM2xPp9kLr3B dlv_7Hc2WmQ9xZr4TpLa",
+      "feedbase webhook retry --failed",
+      "feedbase webhook retry --pending --webhook wh_Zp8c1LmQ04sA   # the receiver is back: don't wait for the backoff",
+    ],
   );
+
+  registerWebhookTools(group, deliveries);
 }

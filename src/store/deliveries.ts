@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import { newDeliveryId } from "../domain/ids.ts";
+import { recordAttempt } from "./attempts.ts";
 import { OPT_IN_EVENTS, type EventType } from "./events.ts";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -107,12 +108,15 @@ export interface AttemptOutcome {
   lastStatus: number | null;
   lastError: string | null;
   now: string;
+  /** When the attempt started (ISO) and how long it took: kept in the delivery's attempt history. */
+  startedAt: string;
+  ms: number;
 }
 
 /**
- * Record a finished attempt. Returns false when the delivery changed meanwhile (its webhook was
- * removed, say), in which case nothing is written.
- * @example finishAttempt(db, { id, attemptsBefore: 0, status: "delivered", nextAttemptAt: 0, lastStatus: 204, lastError: null, now })
+ * Record a finished attempt, and keep it in the delivery's history. Returns false when the delivery
+ * changed meanwhile (its webhook was removed, say), in which case nothing is written.
+ * @example finishAttempt(db, { id, attemptsBefore: 0, status: "delivered", nextAttemptAt: 0, lastStatus: 204, lastError: null, now, startedAt, ms: 12 })
  */
 export function finishAttempt(db: Database, o: AttemptOutcome): boolean {
   const result = db
@@ -121,7 +125,9 @@ export function finishAttempt(db: Database, o: AttemptOutcome): boolean {
        WHERE id = ? AND status = 'pending' AND attempts = ?`,
     )
     .run(o.status, o.nextAttemptAt, o.lastStatus, o.lastError, o.now, o.id, o.attemptsBefore);
-  return result.changes === 1;
+  if (result.changes !== 1) return false;
+  recordAttempt(db, o.id, { at: o.startedAt, status: o.lastStatus, error: o.lastError, ms: o.ms });
+  return true;
 }
 
 /** A delivery as `webhook deliveries` shows it. */
@@ -141,6 +147,8 @@ export interface DeliveryListing {
 }
 
 export interface DeliveryFilter {
+  /** Only this delivery. */
+  id?: string | undefined;
   status?: DeliveryStatus | undefined;
   webhookId?: string | undefined;
   workspaceId?: number | undefined;
@@ -159,10 +167,11 @@ export function listDeliveries(db: Database, filter: DeliveryFilter): DeliveryLi
               d.created_at AS createdAt, d.updated_at AS updatedAt
        FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
        WHERE (?1 IS NULL OR d.status = ?1) AND (?2 IS NULL OR d.webhook_id = ?2) AND (?3 IS NULL OR w.workspace_id = ?3)
+         AND (?5 IS NULL OR d.id = ?5)
        ORDER BY d.event_id DESC, d.webhook_id
        LIMIT ?4`,
     )
-    .all(filter.status ?? null, filter.webhookId ?? null, filter.workspaceId ?? null, filter.limit) as (Omit<DeliveryListing, "nextAttemptAt"> & {
+    .all(filter.status ?? null, filter.webhookId ?? null, filter.workspaceId ?? null, filter.limit, filter.id ?? null) as (Omit<DeliveryListing, "nextAttemptAt"> & {
     nextAttemptAt: number;
   })[];
   return rows.map((r) => ({ ...r, nextAttemptAt: r.status === "pending" ? new Date(r.nextAttemptAt).toISOString() : null }));
@@ -170,20 +179,60 @@ export function listDeliveries(db: Database, filter: DeliveryFilter): DeliveryLi
 
 const REQUEUE = `UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ? WHERE id = ?`;
 
+/** What {@link retryDeliveries} did. */
+export interface RetryResult {
+  /** Failed or delivered deliveries put back on a fresh schedule. */
+  requeued: number;
+  /** Pending deliveries made due now, the named ones and the earlier ones they wait behind. */
+  dueNow: number;
+}
+
 /**
- * Put failed or delivered deliveries back on a fresh schedule, due at once. All or nothing: an
- * unknown id (404) or a pending one (409: it is already on its schedule) refuses the whole request.
- * @example retryDeliveries(db, ["dlv_0aQ7vM2xPp9kLr3B"], Date.now(), isoTime(Date.now()))
+ * Send deliveries again, due at once. A failed or delivered one starts a fresh schedule; a pending
+ * one waiting on its backoff keeps its attempt count and is made due now, together with the earlier
+ * pending deliveries of its webhook and ingredient, which go first (the order per ingredient holds).
+ * All or nothing: an unknown id (404) refuses the whole request.
+ * @example retryDeliveries(db, ["dlv_0aQ7vM2xPp9kLr3B"], Date.now(), isoTime(Date.now())) // { requeued: 1, dueNow: 0 }
  */
-export function retryDeliveries(db: Database, ids: readonly string[], nowMs: number, now: string): void {
-  db.transaction(() => {
+export function retryDeliveries(db: Database, ids: readonly string[], nowMs: number, now: string): RetryResult {
+  return db.transaction(() => {
+    const result: RetryResult = { requeued: 0, dueNow: 0 };
     for (const id of ids) {
-      const row = db.query("SELECT status FROM deliveries WHERE id = ?").get(id) as { status: DeliveryStatus } | null;
+      const row = db.query("SELECT status, webhook_id AS webhookId, ingredient, event_id AS eventId FROM deliveries WHERE id = ?").get(id) as {
+        status: DeliveryStatus;
+        webhookId: string;
+        ingredient: string;
+        eventId: number;
+      } | null;
       if (!row) throw new NotFoundError(`No delivery with id ${id} (see feedbase webhook deliveries)`);
-      if (row.status === "pending") throw new ConflictError(`Delivery ${id} is still pending: it is retried on its own schedule`);
-      db.query(REQUEUE).run(nowMs, now, id);
+      if (row.status !== "pending") {
+        db.query(REQUEUE).run(nowMs, now, id);
+        result.requeued++;
+        continue;
+      }
+      result.dueNow += db
+        .query(
+          `UPDATE deliveries SET next_attempt_at = ?1, updated_at = ?2
+           WHERE webhook_id = ?3 AND ingredient = ?4 AND status = 'pending' AND event_id <= ?5 AND next_attempt_at > ?1`,
+        )
+        .run(nowMs, now, row.webhookId, row.ingredient, row.eventId).changes;
     }
+    return result;
   }).immediate();
+}
+
+/**
+ * Make every pending delivery (optionally of one webhook) that waits on its backoff due now, keeping
+ * attempt counts and the order per ingredient; returns how many.
+ * @example retryPending(db, Date.now(), isoTime(Date.now()), "wh_Zp8c1LmQ04sA") // 12
+ */
+export function retryPending(db: Database, nowMs: number, now: string, webhookId?: string): number {
+  return db
+    .query(
+      `UPDATE deliveries SET next_attempt_at = ?1, updated_at = ?2
+       WHERE status = 'pending' AND next_attempt_at > ?1 AND (?3 IS NULL OR webhook_id = ?3)`,
+    )
+    .run(nowMs, now, webhookId ?? null).changes;
 }
 
 /**

@@ -75,6 +75,23 @@ export function listWebhooks(db: Database, workspaceId?: number): WebhookListing
   }));
 }
 
+/** Where and how to sign for one webhook, for an attempt made outside the delivery loop (a ping). */
+export interface WebhookTarget {
+  id: string;
+  url: string;
+  secret: string;
+}
+
+/**
+ * A webhook's URL and current secret; an unknown id is a NotFoundError.
+ * @example const target = requireWebhookTarget(db, "wh_Zp8c1LmQ04sA")
+ */
+export function requireWebhookTarget(db: Database, id: string): WebhookTarget {
+  const row = db.query("SELECT id, url, secret FROM webhooks WHERE id = ?").get(id) as WebhookTarget | null;
+  if (!row) throw new NotFoundError(`No webhook with id ${id} (see feedbase webhook list)`);
+  return row;
+}
+
 function changeOne(db: Database, sql: string, id: string, ...args: (string | number | null)[]): void {
   const result = db.query(sql).run(...args, id);
   if (result.changes === 0) throw new NotFoundError(`No webhook with id ${id} (see feedbase webhook list)`);

@@ -23,6 +23,7 @@ import { setWebhookEnabled } from "../store/webhooks.ts";
 import type { WriteQueue } from "../store/write-queue.ts";
 import { VERSION } from "../version.ts";
 import { DEFAULT_RETRY_SCHEDULE, retryAfterMs, retryDelayMs } from "./retry.ts";
+import { postSigned, type PostAnswer } from "./post.ts";
 import { signedHeaders } from "./sign.ts";
 
 /** Limits and timings; the defaults are those of docs/decisions.md#webhooks, tests shorten the slow ones. */
@@ -91,13 +92,6 @@ interface InFlight {
 
 const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-
-/** What one attempt got back: a status line, or an error before one arrived. */
-interface Answer {
-  status: number | null;
-  error: string | null;
-  retryAfter: string | null;
-}
 
 /**
  * Start delivering: looks at once (deliveries left pending by a previous run go first), then
@@ -219,7 +213,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     logger.log("info", "webhook outcomes recorded again; deliveries resumed", {});
   }
 
-  async function send(delivery: DueDelivery, controller: AbortController): Promise<Answer> {
+  function send(delivery: DueDelivery, controller: AbortController): Promise<PostAnswer> {
     // Signed at send time with the webhook's current secret; the body is the stored bytes, unchanged.
     const headers = signedHeaders({
       secret: delivery.secret,
@@ -229,29 +223,8 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       nowSeconds: Math.floor(clock() / 1000),
       version: VERSION,
     });
-    const timeout = AbortSignal.timeout(tuning.timeoutMs);
-    try {
-      const res = await fetch(delivery.url, {
-        method: "POST",
-        headers,
-        body: delivery.payload,
-        redirect: "manual",
-        signal: AbortSignal.any([controller.signal, timeout]),
-      });
-      // Only the status matters; the receiver's body is not read.
-      await res.body?.cancel().catch(() => {});
-      const location = res.headers.get("location");
-      const error =
-        res.status >= 200 && res.status < 300
-          ? null
-          : `HTTP ${res.status}${res.statusText ? " " + res.statusText : ""}${res.status >= 300 && res.status < 400 && location ? ` to ${location} (redirects are not followed)` : ""}`;
-      return { status: res.status, error, retryAfter: res.headers.get("retry-after") };
-    } catch (error) {
-      if (timeout.aborted) return { status: null, error: `timed out after ${tuning.timeoutMs / 1000} s`, retryAfter: null };
-      if (controller.signal.aborted) return { status: null, error: "abandoned at shutdown", retryAfter: null };
-      const e = error as { code?: string; message?: string };
-      return { status: null, error: [e.code, e.message ?? String(error)].filter(Boolean).join(": "), retryAfter: null };
-    }
+    // Only the status matters; the receiver's body is not read.
+    return postSigned(delivery.url, headers, delivery.payload, { timeoutMs: tuning.timeoutMs, signal: controller.signal });
   }
 
   /**
@@ -270,6 +243,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
 
   async function attempt(delivery: DueDelivery, controller: AbortController): Promise<void> {
     const started = performance.now();
+    const startedAt = isoTime(clock());
     const answer = await send(delivery, controller);
     const ms = Math.round(performance.now() - started);
     // Left pending on purpose: the attempt is sent again after the restart.
@@ -292,7 +266,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       }
     }
     const gone = answer.status === 410;
-    const outcome = { id: delivery.id, attemptsBefore: delivery.attempts, status, nextAttemptAt, lastStatus: answer.status, lastError: answer.error, now };
+    const outcome = { id: delivery.id, attemptsBefore: delivery.attempts, status, nextAttemptAt, lastStatus: answer.status, lastError: answer.error, now, startedAt, ms };
     const recorded = await persist(outcome, gone ? delivery.webhookId : null);
     if (abandoned) return;
 

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Database } from "bun:sqlite";
+import { isoTime } from "../src/domain/time.ts";
+import { openDatabase } from "../src/store/db.ts";
+import { listDeliveries } from "../src/store/deliveries.ts";
+import { createWorkspace } from "../src/store/workspaces.ts";
+import { cli, eventually, startTestServer, type CliResult, type TestServer } from "./helpers/harness.ts";
+import { independentHex, independentStandard, startRecorder, type Recorder } from "./helpers/webhooks.ts";
+
+// CLI subprocesses and real receivers on a loaded 2-core machine.
+setDefaultTimeout(60_000);
+
+let fast: TestServer; // retries after 50 ms: attempts pile up quickly
+let slow: TestServer; // retries after an hour: deliveries wait on their backoff
+const dbs: Database[] = [];
+const recorders: Recorder[] = [];
+
+beforeAll(async () => {
+  fast = await startTestServer({ webhooks: { retrySchedule: [0.05, 0.05, 0.05] } });
+  slow = await startTestServer({ webhooks: { retrySchedule: [3600, 3600] } });
+});
+afterAll(async () => {
+  await Promise.all(recorders.map((r) => r.stop()));
+  for (const db of dbs) db.close();
+  await fast.stop();
+  await slow.stop();
+});
+
+function recorder(...args: Parameters<typeof startRecorder>): Recorder {
+  const r = startRecorder(...args);
+  recorders.push(r);
+  return r;
+}
+
+const feedbase = (t: TestServer, args: string[]): Promise<CliResult> => cli(["webhook", ...args, "--data", t.dataPath]);
+
+async function add(t: TestServer, url: string, ...args: string[]): Promise<{ id: string; secret: string; ping?: Record<string, unknown> }> {
+  const r = await feedbase(t, ["add", url, "--json", ...args]);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+let workspaces = 0;
+/** A workspace of its own on server `t`, with a write key. */
+function workspace(t: TestServer) {
+  const db = openDatabase(t.dataPath, { create: false });
+  dbs.push(db);
+  const slug = `tools-${++workspaces}`;
+  createWorkspace(db, slug, slug, isoTime(Date.now()));
+  const key = t.key({ write: true, workspace: slug });
+  return {
+    slug,
+    post: (name: string, price: number) => t.request("POST", "/v1/ingredients", { key, body: { name, price } }),
+    put: (name: string, price: number) => t.request("PUT", `/v1/prices/${encodeURIComponent(name)}`, { key, body: { price } }),
+    deliveries: (webhookId: string) => listDeliveries(db, { webhookId, limit: 100 }),
+  };
+}
+
+describe("webhook ping", () => {
+  test("sends a signed ping at once and prints status, time and the start of the body", async () => {
+    const ws = workspace(fast);
+    const r = recorder(() => new Response("pong from the ERP\n" + "x".repeat(5000), { status: 200 }));
+    const hook = await add(fast, r.url, "--workspace", ws.slug, "--events", "price.updated");
+    const out = await feedbase(fast, ["ping", hook.id]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(new RegExp(`^Ping ping_\\w{16} to ${r.url}: answered HTTP 200 in \\d+ ms\n  body: pong from the ERP x+\n$`));
+    expect(out.stdout.length).toBeLessThan(400);
+
+    // One request, signed with the webhook's secret in both schemes, whatever events it subscribed to.
+    expect(r.requests).toHaveLength(1);
+    const req = r.requests[0]!;
+    expect(req.headers["x-webhook-event"]).toBe("ping");
+    expect(req.headers["webhook-id"]).toMatch(/^ping_\w{16}$/);
+    expect(req.headers["x-webhook-id"]).toBe(req.headers["webhook-id"]!);
+    expect(req.headers["x-webhook-signature"]).toBe(independentHex(hook.secret, req.bytes));
+    expect(req.headers["webhook-signature"]).toBe(independentStandard(hook.secret, req.headers["webhook-id"]!, req.headers["webhook-timestamp"]!, req.bytes));
+    expect(req.json).toEqual({ webhook: hook.id, timestamp: expect.stringMatching(/Z$/) });
+    // A ping is not a delivery: nothing to retry, nothing in the list.
+    expect(ws.deliveries(hook.id)).toEqual([]);
+  });
+
+  test("a receiver that refuses: exit 1 with the status; --json has the fields", async () => {
+    const ws = workspace(fast);
+    const r = recorder(() => new Response('{"error":"bad signature"}', { status: 401 }));
+    const hook = await add(fast, r.url, "--workspace", ws.slug);
+    const out = await feedbase(fast, ["ping", hook.id, "--json"]);
+    expect(out.code).toBe(1);
+    expect(JSON.parse(out.stdout)).toMatchObject({ webhook: hook.id, status: 401, error: "HTTP 401 Unauthorized", body: '{"error":"bad signature"}' });
+    expect(out.stderr.trim().split("\n")).toHaveLength(1);
+    expect(out.stderr).toContain("HTTP 401");
+  });
+
+  test("no receiver at all: exit 1 naming the error; an unknown webhook: exit 1", async () => {
+    const ws = workspace(fast);
+    const gone = recorder();
+    const url = gone.url;
+    await gone.stop();
+    const hook = await add(fast, url, "--workspace", ws.slug);
+    const out = await feedbase(fast, ["ping", hook.id]);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain("failed");
+    const unknown = await feedbase(fast, ["ping", "wh_nope"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("wh_nope");
+  });
+
+  test("webhook add --ping pings right after registering", async () => {
+    const ws = workspace(fast);
+    const r = recorder();
+    const hook = await add(fast, r.url, "--workspace", ws.slug, "--ping");
+    expect(hook.ping).toMatchObject({ status: 204, error: null, id: r.requests[0]!.headers["webhook-id"] });
+    expect(r.requests[0]!.headers["x-webhook-signature"]).toBe(independentHex(hook.secret, r.requests[0]!.bytes));
+    const text = await feedbase(fast, ["add", r.url, "--workspace", ws.slug, "--ping"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/Secret: +whsec_[\s\S]*Ping ping_\w+ to .*: answered HTTP 204 in \d+ ms/);
+  });
+});
+
+describe("every attempt is kept", () => {
+  test("deliveries show lists each attempt with time, status or error and ms; a retry keeps the earlier ones", async () => {
+    const ws = workspace(fast);
+    const r = recorder((_req, i) => (i < 2 ? new Response("busy", { status: 503 - i * 3 }) : new Response(null, { status: 204 })));
+    const hook = await add(fast, r.url, "--workspace", ws.slug);
+    await ws.post("Rye", 140);
+    await eventually(() => ws.deliveries(hook.id)[0]?.status === "delivered");
+    const id = ws.deliveries(hook.id)[0]!.id;
+
+    const shown = JSON.parse((await feedbase(fast, ["deliveries", "show", id, "--json"])).stdout);
+    expect(shown).toMatchObject({ id, webhookId: hook.id, event: "ingredient.added", ingredient: "Rye", status: "delivered", attempts: 3 });
+    expect(shown.attemptHistory.map((a: { number: number; status: number; error: string | null }) => [a.number, a.status, a.error])).toEqual([
+      [1, 503, "HTTP 503 Service Unavailable"],
+      [2, 500, "HTTP 500 Internal Server Error"],
+      [3, 204, null],
+    ]);
+    for (const a of shown.attemptHistory) {
+      expect(a.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(a.ms).toBeGreaterThanOrEqual(0);
+    }
+
+    // An admin retry starts a fresh schedule; the history goes on.
+    r.answer(() => new Response(null, { status: 500 }));
+    expect((await feedbase(fast, ["retry", id])).code).toBe(0);
+    await eventually(() => ws.deliveries(hook.id)[0]?.status === "failed");
+    const after = JSON.parse((await feedbase(fast, ["deliveries", "show", id, "--json"])).stdout);
+    expect(after.attempts).toBe(4);
+    expect(after.attemptHistory.map((a: { number: number; status: number }) => [a.number, a.status])).toEqual([
+      [1, 503], [2, 500], [3, 204], [4, 500], [5, 500], [6, 500], [7, 500],
+    ]);
+
+    const table = await feedbase(fast, ["deliveries", "show", id]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(`Delivery:  ${id} (webhook ${hook.id})`);
+    expect(table.stdout).toContain("Status:    failed (4 on the current schedule)");
+    expect(table.stdout).toMatch(/\n +3 +\S+Z +\d+ ms +HTTP 204\n/);
+    expect(table.stdout).toMatch(/\n +1 +\S+Z +\d+ ms +HTTP 503 Service Unavailable\n/);
+  });
+
+  test("show: an unknown delivery is exit 1", async () => {
+    const r = await feedbase(fast, ["deliveries", "show", "dlv_nope"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("error: No delivery with id dlv_nope (see feedbase webhook deliveries)\n");
+  });
+});
+
+describe("retry now", () => {
+  /** A webhook whose receiver failed once, so its deliveries wait an hour; then the receiver comes back. */
+  async function waitingOnBackoff(names: string[]) {
+    const ws = workspace(slow);
+    const r = recorder(() => new Response(null, { status: 500 }));
+    const hook = await add(slow, r.url, "--workspace", ws.slug);
+    for (const name of names) {
+      await ws.post(name, 100);
+      await ws.put(name, 101);
+      await ws.put(name, 102);
+    }
+    // Each ingredient's first event was tried once and now waits; its later ones wait behind it.
+    await eventually(() => r.requests.length === names.length);
+    await eventually(() => ws.deliveries(hook.id).filter((d) => d.attempts === 1).length === names.length);
+    r.answer(() => new Response(null, { status: 204 }));
+    return { ws, r, hook };
+  }
+  const sent = (r: Recorder, name: string) => r.requests.filter((q) => q.json.ingredient === name).map((q) => `${q.headers["x-webhook-event"]} ${q.json.new_price ?? q.json.price}`);
+
+  test("retry <id> of a pending delivery makes it due now, the earlier ones of its ingredient first", async () => {
+    const { ws, r, hook } = await waitingOnBackoff(["Oats", "Millet"]);
+    // Newest first: Oats' last price change, which waits behind the ingredient.added on its backoff.
+    const last = ws.deliveries(hook.id).find((d) => d.ingredient === "Oats")!;
+    expect(last).toMatchObject({ event: "price.updated", attempts: 0, status: "pending" });
+    const out = await feedbase(slow, ["retry", last.id]);
+    expect(out.stdout).toBe("Made 1 delivery due now (pending; earlier ones for the same ingredient go first)\n");
+    await eventually(() => ws.deliveries(hook.id).filter((d) => d.ingredient === "Oats").every((d) => d.status === "delivered"), 10_000);
+    expect(sent(r, "Oats")).toEqual(["ingredient.added 100", "ingredient.added 100", "price.updated 101", "price.updated 102"]);
+    // The first one kept its attempt count: this was its second attempt.
+    const first = ws.deliveries(hook.id).find((d) => d.ingredient === "Oats" && d.event === "ingredient.added")!;
+    expect(first.attempts).toBe(2);
+    // Millet was not asked for: it still waits on its backoff.
+    expect(ws.deliveries(hook.id).filter((d) => d.ingredient === "Millet").every((d) => d.status === "pending")).toBe(true);
+  });
+
+  test("retry --pending --webhook makes all its waiting deliveries due now, in order per ingredient", async () => {
+    const { ws, r, hook } = await waitingOnBackoff(["Spelt", "Sorghum"]);
+    const out = await feedbase(slow, ["retry", "--pending", "--webhook", hook.id]);
+    // The two first events waited on their backoff; the later ones were due and only waited behind them.
+    expect(out.stdout).toBe("Made 2 deliveries due now\n");
+    await eventually(() => ws.deliveries(hook.id).every((d) => d.status === "delivered"), 10_000);
+    for (const name of ["Spelt", "Sorghum"]) expect(sent(r, name)).toEqual(["ingredient.added 100", "ingredient.added 100", "price.updated 101", "price.updated 102"]);
+  });
+
+  test("--webhook without --failed or --pending, or two modes at once, is exit 2", async () => {
+    for (const args of [["retry", "dlv_x", "--webhook", "wh_x"], ["retry", "--failed", "--pending"], ["retry", "dlv_x", "--pending"]]) {
+      const r = await feedbase(slow, args);
+      expect([args, r.code]).toEqual([args, 2]);
+    }
+  });
+});
