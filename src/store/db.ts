@@ -109,5 +109,12 @@ export function closeDatabase(db: Database): void {
   } catch {
     // Busy or a full disk: the WAL stays and holds the data; closing below still works.
   }
-  db.close(true);
+  try {
+    db.close(true);
+  } catch {
+    // bun:sqlite caches 20 statements; beyond that `query` hands out statements that are finalized
+    // only when collected. Collect them, then close for real.
+    Bun.gc(true);
+    db.close(true);
+  }
 }
