@@ -5,7 +5,7 @@ import { checkConstraints } from "../src/domain/formula-math.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import type { FileFormat } from "../src/domain/ingredient-file.ts";
 import { isoTime } from "../src/domain/time.ts";
-import { importFormulas, importIngredients } from "../src/store/imports.ts";
+import { importFormulas, importIngredients } from "../src/admin/imports.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { CliFailure, dataOption, openExisting, printRows, run, withExamples } from "./common.ts";
 

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { deleteIngredient } from "../src/store/ingredients.ts";
+import { transaction } from "../src/store/transaction.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { dataOption, openExisting, run, withExamples } from "./common.ts";
 
@@ -17,7 +18,7 @@ export function registerIngredient(program: Command): void {
         run((name: string, opts: { workspace: string; data: string }) => {
           const db = openExisting(opts.data);
           const ws = requireWorkspace(db, opts.workspace);
-          deleteIngredient(db, ws.id, name);
+          transaction(db, () => deleteIngredient(db, ws.id, name));
           process.stdout.write(`Deleted ingredient ${name} from workspace ${ws.slug}\n`);
         }),
       ),

@@ -10,6 +10,7 @@ import { registerOpenApi } from "./openapi.ts";
 import { registerPrice } from "./price.ts";
 import { registerReceive } from "./receive.ts";
 import { registerReport } from "./report.ts";
+import { registerRestore } from "./restore.ts";
 import { registerServe } from "./serve.ts";
 import { registerVersion } from "./version.ts";
 import { registerWebhook } from "./webhook.ts";
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerPrice(program);
   registerReport(program);
   registerBackup(program);
+  registerRestore(program);
   registerOpenApi(program);
   registerReceive(program);
   registerVersion(program);

@@ -4,6 +4,7 @@ import { isoTime } from "../src/domain/time.ts";
 import { OPT_IN_EVENTS, type EventType } from "../src/store/events.ts";
 import { listDeliveries, retryDeliveries, retryFailed, retryPending, type DeliveryStatus } from "../src/store/deliveries.ts";
 import { EVENT_TYPES, createWebhook, listWebhooks, pendingCount, removeWebhook, setWebhookEnabled, setWebhookSecret } from "../src/store/webhooks.ts";
+import { transaction } from "../src/store/transaction.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { parseRetrySchedule } from "../src/webhooks/retry.ts";
 import { generateSecret, validateSuppliedSecret } from "../src/webhooks/sign.ts";
@@ -150,7 +151,8 @@ export function registerWebhook(program: Command): void {
       .addOption(dataOption())
       .action(
         run((id: string, opts: { data: string }) => {
-          const cancelled = removeWebhook(openExisting(opts.data), id);
+          const db = openExisting(opts.data);
+          const cancelled = transaction(db, () => removeWebhook(db, id));
           process.stdout.write(`Removed ${id} (${cancelled} pending ${cancelled === 1 ? "delivery" : "deliveries"} cancelled)\n`);
         }),
       ),
@@ -269,7 +271,7 @@ export function registerWebhook(program: Command): void {
           if (opts.failed) process.stdout.write(`Re-queued ${plural(retryFailed(db, nowMs, isoTime(nowMs), opts.webhook))}\n`);
           else if (opts.pending) process.stdout.write(`Made ${plural(retryPending(db, nowMs, isoTime(nowMs), opts.webhook))} due now\n`);
           else {
-            const result = retryDeliveries(db, [...new Set(ids)], nowMs, isoTime(nowMs));
+            const result = transaction(db, () => retryDeliveries(db, [...new Set(ids)], nowMs, isoTime(nowMs)));
             const lines = [
               ...(result.requeued > 0 || result.dueNow === 0 ? [`Re-queued ${plural(result.requeued)}`] : []),
               ...(result.dueNow > 0 ? [`Made ${plural(result.dueNow)} due now (pending; earlier ones for the same ingredient go first)`] : []),

@@ -8,6 +8,8 @@ import { startHeapTrim } from "./heap-trim.ts";
 import { closeDatabase, openDatabase } from "./store/db.ts";
 import { DataVersion } from "./store/data-version.ts";
 import { WriteQueue } from "./store/write-queue.ts";
+import { sqliteBackend } from "./store/backend.ts";
+import { findKey } from "./store/keys.ts";
 import { startDeliveryLoop, type DeliveryTuning } from "./webhooks/delivery-loop.ts";
 import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
 
@@ -46,21 +48,20 @@ export function startService(options: ServiceOptions): RunningService {
   const db = openDatabase(options.dataPath, { create: true });
   const version = new DataVersion(db);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
-  const writes = new WriteQueue(db, (affectsReads) => {
-    if (affectsReads) version.touch();
-    deliveries.wake();
-  });
+  const writes = new WriteQueue(db, (error) => logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }));
   const deliveries = startDeliveryLoop({ db, writes, logger, clock, ...(options.webhooks ? { tuning: options.webhooks } : {}) });
+  // After an API write commits: readers see a new generation, and its event's deliveries start at once.
+  const backend = sqliteBackend(db, writes, [() => version.touch(), () => deliveries.wake()]);
   const server = startHttpServer({
-    db,
     routes,
+    backend,
+    findKey: (key) => findKey(db, key),
     logger,
     // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner.
     limiter: new SlidingWindowLimiter({ clock }),
     host: options.host,
     port: options.port,
     clock,
-    writes,
     version,
     readiness: readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() }),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),

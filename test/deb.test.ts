@@ -11,6 +11,8 @@ const TARBALL = join(ROOT, "dist", `feedbase_${VERSION}_linux-amd64.tar.gz`);
 /** What the package holds (regular files and their modes); directories are implied. */
 const FILES: Record<string, string> = {
   "etc/feedbase/feedbase.env": "-rw-------",
+  "lib/systemd/system/feedbase-backup.service": "-rw-r--r--",
+  "lib/systemd/system/feedbase-backup.timer": "-rw-r--r--",
   "lib/systemd/system/feedbase.service": "-rw-r--r--",
   "usr/bin/feedbase": "-rwxr-xr-x",
   "usr/lib/sysusers.d/feedbase.conf": "-rw-r--r--",

@@ -3,7 +3,7 @@ import type { Database } from "bun:sqlite";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { formulaDetail, formulaSummary } from "../src/schemas/formulas.ts";
 import { openDatabase } from "../src/store/db.ts";
-import { importFormulas, importIngredients } from "../src/store/imports.ts";
+import { importFormulas, importIngredients } from "../src/admin/imports.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
 

@@ -5,7 +5,7 @@ import { isoTime } from "../src/domain/time.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listDeliveries } from "../src/store/deliveries.ts";
 import { listEvents } from "../src/store/events.ts";
-import { importFormulas } from "../src/store/imports.ts";
+import { importFormulas } from "../src/admin/imports.ts";
 import { createKey } from "../src/store/keys.ts";
 import { priceHistory } from "../src/store/price-history.ts";
 import { createWebhook } from "../src/store/webhooks.ts";

@@ -9,7 +9,7 @@ import { readFormulaFile } from "../src/domain/formula-file.ts";
 import type { FileFormat } from "../src/domain/ingredient-file.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
-import { importFormulas, importIngredients } from "../src/store/imports.ts";
+import { importFormulas, importIngredients } from "../src/admin/imports.ts";
 import { listIngredientDetails } from "../src/store/ingredients.ts";
 import { tempDir } from "./helpers/harness.ts";
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../src/store/db.ts";
 import { insertIngredient, updatePrice } from "../src/store/ingredients.ts";
+import { transaction } from "../src/store/transaction.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
 
 /** Bodies are kept serialized between writes; these tests prove no stale answer follows an acknowledged write. */
@@ -35,11 +36,11 @@ describe("cached read bodies", () => {
     try {
       for (let price = 201; price <= 205; price++) {
         for (const v of views) await priceOf(v, "Maize");
-        updatePrice(other, { workspaceId: 1, keyId: null, now: new Date().toISOString() }, "Maize", { price });
+        transaction(other, () => updatePrice(other, { workspaceId: 1, keyId: null, now: new Date().toISOString() }, "Maize", { price }));
         for (const v of views) expect(await priceOf(v, "Maize")).toBe(price);
       }
       await priceOf("/v1/ingredients", "Maize");
-      other.transaction(() => insertIngredient(other, 1, { name: "Sorghum", category: "General", price: 90, inStock: true, nutrients: {} }, "import", new Date().toISOString()))();
+      transaction(other, () => insertIngredient(other, 1, { name: "Sorghum", category: "General", price: 90, inStock: true, nutrients: {} }, "import", new Date().toISOString()));
       expect(await priceOf("/v1/ingredients", "Sorghum")).toBe(90);
       expect((await t.request("GET", "/v1/ingredients/Sorghum", { key: read })).status).toBe(200);
     } finally {

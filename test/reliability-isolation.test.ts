@@ -5,8 +5,9 @@ import { routes as table } from "../src/http/routes/index.ts";
 import { accessOf, type Route } from "../src/http/route.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listEvents } from "../src/store/events.ts";
-import { importFormulas, importIngredients } from "../src/store/imports.ts";
+import { importFormulas, importIngredients } from "../src/admin/imports.ts";
 import { updatePrice } from "../src/store/ingredients.ts";
+import { transaction } from "../src/store/transaction.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
 
@@ -70,7 +71,7 @@ beforeAll(async () => {
     importIngredients(db, workspaceId, data.csv, "csv", { update: false, now: NOW });
     importFormulas(db, workspaceId, readFormulaFile(data.formulas), { replace: false, now: NOW });
     // A price change after the formulas were saved: each side's history, costs and report show its own moves.
-    updatePrice(db, { workspaceId, keyId: null, now: LATER }, `${marker} maize`, { price: cereal + 1 });
+    transaction(db, () => updatePrice(db, { workspaceId, keyId: null, now: LATER }, `${marker} maize`, { price: cereal + 1 }));
     sides.push({ slug, marker, workspaceId, key: t.key({ write: true, workspace: slug }), only: data.only });
   }
   [alpha, beta] = sides as [Side, Side];

@@ -13,8 +13,10 @@ if [ "$version" != "$logged" ]; then
 	echo "deploy/debian/changelog: its first entry is $logged but package.json says $version (add an entry)" >&2
 	exit 1
 fi
-# The units the maintainer scripts enable, start and stop.
-units="feedbase.service"
+# The units installed, and those the maintainer scripts enable, start and stop (the backup service
+# is started by its timer alone).
+units="feedbase.service feedbase-backup.service feedbase-backup.timer"
+enabled="feedbase.service feedbase-backup.timer"
 deb=$dist/feedbase_${version}_amd64.deb
 tarball=$dist/feedbase_${version}_linux-amd64.tar.gz
 # Same sources, same bytes: file times and archive member times come from the last commit.
@@ -41,7 +43,7 @@ size=$(du -sk --apparent-size "$pkg" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@SIZE@/$size/" "$here/control.in" >"$pkg/DEBIAN/control"
 install -m 0644 "$here/conffiles" "$pkg/DEBIAN/conffiles"
 for script in postinst prerm postrm; do
-	sed "s/@UNITS@/$units/" "$here/$script" >"$pkg/DEBIAN/$script"
+	sed "s/@UNITS@/$enabled/" "$here/$script" >"$pkg/DEBIAN/$script"
 	chmod 0755 "$pkg/DEBIAN/$script"
 done
 (cd "$pkg" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) >"$pkg/DEBIAN/md5sums"

@@ -8,9 +8,10 @@ import type { Database } from "bun:sqlite";
 import { ConflictError } from "../domain/errors.ts";
 import { parseFormulaFile, type FileFormula } from "../domain/formula-file.ts";
 import { createKey } from "../store/keys.ts";
-import { importFormulas, importIngredients } from "../store/imports.ts";
+import { checkIngredientImport, writeFormulaImport, writeIngredientImport } from "../store/imports.ts";
 import { listIngredients, listPrices } from "../store/ingredients.ts";
 import { pricesInEffect, recordPrice } from "../store/price-history.ts";
+import { transaction } from "../store/transaction.ts";
 import { requireWorkspace } from "../store/workspaces.ts";
 import { demoQuotes } from "./history.ts";
 import ingredientsCsv from "./ingredients.csv" with { type: "text" };
@@ -32,19 +33,20 @@ export interface DemoWorkspace {
  */
 export function seedDemo(db: Database, now: string): DemoWorkspace {
   const ws = requireWorkspace(db, DEMO_WORKSPACE);
-  return db.transaction(() => {
+  return transaction(db, () => {
     const held = listIngredients(db, ws.id).length;
     if (held > 0) {
       throw new ConflictError(`Workspace ${ws.slug} already holds ${held} ingredient${held === 1 ? "" : "s"}: the demo only fills an empty workspace (pass --data with a new file)`);
     }
-    const { added } = importIngredients(db, ws.id, ingredientsCsv, "csv", { update: false, now, source: "demo" });
+    const options = { update: false, replace: false, now, source: "demo" as const };
+    const { added } = writeIngredientImport(db, ws.id, checkIngredientImport(db, ws.id, ingredientsCsv, "csv", options), options);
     for (const ingredient of listPrices(db, ws.id)) {
       for (const quote of demoQuotes(ingredient, Date.parse(now))) recordPrice(db, ws.id, ingredient.name, { ...quote, source: "demo" });
     }
-    const saved = importFormulas(db, ws.id, parseFormulaFile(formulas).map((f) => atPricesOfItsDay(db, ws.id, f, now)), { replace: false, now });
+    const saved = writeFormulaImport(db, ws.id, parseFormulaFile(formulas).map((f) => atPricesOfItsDay(db, ws.id, f, now)), options);
     const key = (write: boolean) => createKey(db, { workspaceId: ws.id, write, rateLimit: 100, label: write ? "demo write" : "demo read", now });
     return { ingredients: added, formulas: saved.length, readKey: key(false), writeKey: key(true) };
-  }).immediate();
+  });
 }
 
 /** The formula with each row priced as the history has it on the formula's `createdAt`. */

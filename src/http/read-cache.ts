@@ -5,7 +5,7 @@ const MAX_ENTRIES = 10_000;
  * Values derived from the data (serialized bodies, key lookups) kept for as long as the data generation
  * holds (src/store/data-version.ts). A new generation empties the cache, so nothing stale is served
  * after a write has been acknowledged, by this process or an admin command in another.
- * @example const body = cache.get(gen, `prices:${workspaceId}`, () => JSON.stringify(listPrices(db, workspaceId)))
+ * @example const key = cache.get(gen, header, () => findKey(header) ?? undefined)
  */
 export class ReadCache<V> {
   private generation = -1;
@@ -13,18 +13,34 @@ export class ReadCache<V> {
 
   /** The value for `key` in this generation, built on a miss; a build that yields undefined is not kept. */
   get<B extends V | undefined>(generation: number, key: string, build: () => B): B {
+    let value = this.peek(generation, key) as B | undefined;
+    if (value === undefined) {
+      value = build();
+      if (value === undefined) return value as B;
+      this.put(generation, key, value);
+    }
+    return value as B;
+  }
+
+  /** The value kept for `key` in this generation, if any. */
+  peek(generation: number, key: string): V | undefined {
     if (generation !== this.generation) {
       this.entries.clear();
       this.generation = generation;
     }
-    let value = this.entries.get(key) as B | undefined;
-    if (value === undefined) {
-      value = build();
-      if (value === undefined) return value as B;
-      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-      this.entries.set(key, value);
+    return this.entries.get(key);
+  }
+
+  /** Keep a value built in `generation`; one built from data that has changed since is returned but not kept. */
+  put<T extends V>(generation: number, key: string, value: T): T {
+    if (generation < this.generation) return value;
+    if (generation > this.generation) {
+      this.entries.clear();
+      this.generation = generation;
     }
-    return value as B;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(key, value);
+    return value;
   }
 }
 

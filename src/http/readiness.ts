@@ -29,7 +29,7 @@ export function readiness(sources: ReadinessSources): () => Promise<string[]> {
   function writeCheck(): Promise<string | null> {
     const now = performance.now();
     if (probe === null || now - probe.at > PROBE_REUSE_MS) {
-      const result = writes.run(() => probeWrite(db), false).then(
+      const result = writes.run(() => probeWrite(db)).then(
         () => null,
         (error: unknown) => (isStorageFull(error) ? "storage full" : "write commit"),
       );

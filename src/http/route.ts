@@ -1,8 +1,8 @@
-import type { Database } from "bun:sqlite";
 import type { z } from "zod";
 import type { Clock } from "../domain/time.ts";
+import type { Reads, Writes } from "../store/backend.ts";
 import type { KeyAuth } from "../store/keys.ts";
-import type { PreparedBody, Reply } from "./envelope.ts";
+import type { Reply } from "./envelope.ts";
 
 /** The methods a route declares; HEAD is served by GET wherever GET is. */
 export type Method = "GET" | "POST" | "PUT";
@@ -22,22 +22,22 @@ type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** What every handler may use: the request and the services of the running app. */
 export interface OpenContext {
   req: Request;
-  db: Database;
   clock: Clock;
   /** The request's time, as the ISO 8601 `timestamp` of the envelope. */
   timestamp: string;
   /** The query string as sent, undecoded ("" when none): for parameters with their own splitting rules. */
   rawQuery: string;
+  /** The reads of the storage backend (src/store/backend.ts); `await` them: another backend may be async. */
+  read: Reads;
+  /** The writes of the storage backend, each one write of the group commit; resolves once durable. */
+  write: Writes;
   /**
-   * Run a write in the shared group commit (src/store/write-queue.ts); resolves once it is durable.
-   * The work must be synchronous database work only.
+   * A 200 whose body is derived from the data only: `build` (returning an `openBody`) runs on a miss,
+   * and the serialized body is kept while the data is unchanged (src/http/read-cache.ts), so a hit
+   * answers synchronously. The key must name everything the body depends on. The envelope gets the
+   * request's `timestamp` unless `timestamp: false` (the price list, as the spec has it).
    */
-  write<T>(work: () => T): Promise<T>;
-  /**
-   * A body derived from the data (`build` returns an `openBody`), kept serialized while the data is
-   * unchanged (src/http/read-cache.ts). The key must name everything the body depends on.
-   */
-  cached(key: string, build: () => string): PreparedBody;
+  cached(key: string, build: () => string | Promise<string>, options?: { timestamp: false }): Reply | Promise<Reply>;
   /** The readiness checks that fail now (src/http/readiness.ts); empty when the service is ready. */
   readiness(): Promise<string[]>;
 }
@@ -63,7 +63,7 @@ export interface RouteInput<P extends string, Q, B, F> {
   /** The JSON body, validated by the route's `body` schema. */
   body: B;
   /** What the route's `lookup` found. */
-  found: F;
+  found: Awaited<F>;
 }
 
 /** Errors a route's own work may answer (401, 405 and 500 are every route's and always documented). */
@@ -121,7 +121,7 @@ export interface Route {
  * defineRoute({
  *   method: "GET", path: "/v1/formulas/:id", summary: "One formula", params: { id: "Formula id." },
  *   response: { status: 200, description: "The formula", schema: formulaRead }, errors: [400, 404],
- *   handle: (ctx, { params }) => jsonReply(200, okBody(requireFormula(ctx.db, ctx.key.workspaceId, params.id))),
+ *   handle: (ctx, { params }) => ctx.cached(cacheKey("formula", ctx.key.workspaceId, params.id), async () => openBody(await ctx.read.requireFormula(ctx.key.workspaceId, params.id))),
  * })
  */
 export function defineRoute<P extends string, Q extends QuerySchema | undefined = undefined, B extends z.ZodType | undefined = undefined, F = undefined, A extends Access = "read" | "write">(

@@ -117,8 +117,13 @@ export function dispatch(compiled: CompiledRoute, ctx: RequestContext, params: R
 function finish(compiled: CompiledRoute, ctx: RequestContext, params: Record<string, string>, rawQuery: string, body: unknown): Reply | Promise<Reply> {
   const { route } = compiled;
   const found = route.lookup ? route.lookup(ctx, params) : undefined;
-  const query = route.query && rawQuery !== "" ? parseQuery(route.query, compiled.repeated, rawQuery) : compiled.emptyQuery;
-  return route.handle(ctx, { params, query, body, found });
+  if (found instanceof Promise) return found.then((value) => handle(compiled, ctx, params, rawQuery, body, value));
+  return handle(compiled, ctx, params, rawQuery, body, found);
+}
+
+function handle(compiled: CompiledRoute, ctx: RequestContext, params: Record<string, string>, rawQuery: string, body: unknown, found: unknown): Reply | Promise<Reply> {
+  const query = compiled.route.query && rawQuery !== "" ? parseQuery(compiled.route.query, compiled.repeated, rawQuery) : compiled.emptyQuery;
+  return compiled.route.handle(ctx, { params, query, body, found });
 }
 
 /** Unknown parameters are ignored by the schema; a repeated one keeps its last value unless its schema is an array. */

@@ -1,10 +1,8 @@
-import type { Database } from "bun:sqlite";
 import type { Server } from "bun";
 import { systemClock, timestamper, type Clock } from "../domain/time.ts";
 import type { Logger } from "../log.ts";
 import type { KeyAuth } from "../store/keys.ts";
-import type { DataVersion } from "../store/data-version.ts";
-import type { WriteQueue } from "../store/write-queue.ts";
+import type { Backend } from "../store/backend.ts";
 import { authenticate } from "./auth.ts";
 import { ReadCache } from "./read-cache.ts";
 import { errorBody, jsonReply, PreparedBody, type Reply } from "./envelope.ts";
@@ -17,18 +15,19 @@ import { rateLimitHeaders } from "./rate-limit.ts";
 import { PipelineWatch } from "./pipelining.ts";
 
 export interface HttpServerOptions {
-  db: Database;
   routes: readonly Route[];
+  /** The reads and writes handlers get (src/store/backend.ts). */
+  backend: Backend;
+  /** The key behind an `X-API-Key` value, active or not; null when unknown. */
+  findKey(key: string): KeyAuth | null;
   logger: Logger;
   limiter: SlidingWindowLimiter;
   host: string;
   port: number;
   clock?: Clock;
   tls?: { cert: string; key: string };
-  /** The service's group commit; handlers write through it. */
-  writes: WriteQueue;
-  /** Tells cached bodies when the data may have changed; the service touches it after each commit. */
-  version: DataVersion;
+  /** The data generation: cached bodies and keys are kept while it holds (src/store/data-version.ts). */
+  version: { current(): number };
   /** One info line per request (default on); rate-limit refusals are logged at warn either way. */
   accessLog?: boolean;
   /** The failed readiness checks (src/http/readiness.ts), for `GET /readyz`. */
@@ -42,13 +41,12 @@ const requestIdPrefix = crypto.randomUUID().slice(0, 8);
 /**
  * The v1 HTTP surface on Bun.serve: authentication, route and method, permission, then the handler,
  * in the order of docs/decisions.md#http; every answer carries X-Request-Id and is logged as one JSON line.
- * @example const server = startHttpServer({ db, routes, logger, host: "127.0.0.1", port: 0 })
+ * @example const server = startHttpServer({ routes, backend, findKey, version, logger, limiter, host: "127.0.0.1", port: 0 })
  */
 export function startHttpServer(options: HttpServerOptions): Server<undefined> {
-  const { db, logger } = options;
+  const { logger, backend, version } = options;
   const clock = options.clock ?? systemClock;
   const router = new Router(options.routes);
-  const { version, writes } = options;
   const accessLog = options.accessLog ?? true;
   const keys = new ReadCache<KeyAuth>();
   const bodies = new ReadCache<PreparedBody>();
@@ -71,7 +69,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     const generation = version.current();
     let key: KeyAuth | null = null;
     if (path === "/v1" || path.startsWith("/v1/")) {
-      key = authenticate(db, req.headers.get("x-api-key"), keys, generation);
+      key = authenticate(options.findKey, req.headers.get("x-api-key"), keys, generation);
       caller.key = key;
       const decision = options.limiter.check(key.id, key.rateLimit);
       caller.limitHeaders = rateLimitHeaders(decision, now);
@@ -85,18 +83,29 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     caller.quiet = match.quiet;
     if (match.kind === "method") throw new HttpError(405, "Method not allowed", { Allow: match.allow });
     if (accessOf(match.route.route) === "write" && !key!.canWrite) throw new HttpError(403, "Write permission required");
+    const timestamp = timestampOf(now);
     const ctx = {
       req,
       key,
-      db,
       clock,
-      timestamp: timestampOf(now),
+      timestamp,
       rawQuery: query,
-      write: (work) => (mayShareCommit ? writes.runLater(work) : writes.run(work)),
-      cached: (k, build) => bodies.get(generation, k, () => new PreparedBody(build())),
+      read: backend.read,
+      write: mayShareCommit ? backend.batchedWrite : backend.write,
+      cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined),
       readiness: options.readiness,
     } as RequestContext;
     return dispatch(match.route, ctx, match.params, query);
+  }
+
+  /** A 200 from a kept body, or from one built now and kept for this generation. */
+  function cachedReply(generation: number, key: string, build: () => string | Promise<string>, timestamp: string | undefined): Reply | Promise<Reply> {
+    const reply = (body: PreparedBody): Reply => jsonReply(200, timestamp === undefined ? body.untimed() : body.at(timestamp));
+    const kept = bodies.peek(generation, key);
+    if (kept) return reply(kept);
+    const open = build();
+    if (typeof open === "string") return reply(bodies.put(generation, key, new PreparedBody(open)));
+    return open.then((text) => reply(bodies.put(generation, key, new PreparedBody(text))));
   }
 
   function failure(error: unknown, requestId: string, req: Request, path: string): Reply {

@@ -2,6 +2,7 @@ import { Database, SQLiteError } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { MIGRATIONS } from "./migrations.ts";
+import { transaction } from "./transaction.ts";
 
 /**
  * The data file cannot be used as asked; the message names the file and the cause in one line.
@@ -75,12 +76,12 @@ function migrate(db: Database): void {
   const current = () => (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
   if (current() >= MIGRATIONS.length) return;
   // IMMEDIATE takes the write lock first, so a server and a CLI opening a new file together migrate once.
-  db.transaction(() => {
+  transaction(db, () => {
     for (let version = current(); version < MIGRATIONS.length; version++) {
       db.run(MIGRATIONS[version]!);
       db.run(`PRAGMA user_version = ${version + 1}`);
     }
-  }).immediate();
+  });
 }
 
 /**

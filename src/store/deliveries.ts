@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import { newDeliveryId } from "../domain/ids.ts";
 import { recordAttempt } from "./attempts.ts";
 import { OPT_IN_EVENTS, type EventType } from "./events.ts";
+import { requireTransaction } from "./transaction.ts";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
@@ -191,34 +192,33 @@ export interface RetryResult {
  * Send deliveries again, due at once. A failed or delivered one starts a fresh schedule; a pending
  * one waiting on its backoff keeps its attempt count and is made due now, together with the earlier
  * pending deliveries of its webhook and ingredient, which go first (the order per ingredient holds).
- * All or nothing: an unknown id (404) refuses the whole request.
+ * All or nothing: an unknown id (404) refuses the whole request (the caller's transaction rolls back).
  * @example retryDeliveries(db, ["dlv_0aQ7vM2xPp9kLr3B"], Date.now(), isoTime(Date.now())) // { requeued: 1, dueNow: 0 }
  */
 export function retryDeliveries(db: Database, ids: readonly string[], nowMs: number, now: string): RetryResult {
-  return db.transaction(() => {
-    const result: RetryResult = { requeued: 0, dueNow: 0 };
-    for (const id of ids) {
-      const row = db.query("SELECT status, webhook_id AS webhookId, ingredient, event_id AS eventId FROM deliveries WHERE id = ?").get(id) as {
-        status: DeliveryStatus;
-        webhookId: string;
-        ingredient: string;
-        eventId: number;
-      } | null;
-      if (!row) throw new NotFoundError(`No delivery with id ${id} (see feedbase webhook deliveries)`);
-      if (row.status !== "pending") {
-        db.query(REQUEUE).run(nowMs, now, id);
-        result.requeued++;
-        continue;
-      }
-      result.dueNow += db
-        .query(
-          `UPDATE deliveries SET next_attempt_at = ?1, updated_at = ?2
-           WHERE webhook_id = ?3 AND ingredient = ?4 AND status = 'pending' AND event_id <= ?5 AND next_attempt_at > ?1`,
-        )
-        .run(nowMs, now, row.webhookId, row.ingredient, row.eventId).changes;
+  requireTransaction(db, "retryDeliveries");
+  const result: RetryResult = { requeued: 0, dueNow: 0 };
+  for (const id of ids) {
+    const row = db.query("SELECT status, webhook_id AS webhookId, ingredient, event_id AS eventId FROM deliveries WHERE id = ?").get(id) as {
+      status: DeliveryStatus;
+      webhookId: string;
+      ingredient: string;
+      eventId: number;
+    } | null;
+    if (!row) throw new NotFoundError(`No delivery with id ${id} (see feedbase webhook deliveries)`);
+    if (row.status !== "pending") {
+      db.query(REQUEUE).run(nowMs, now, id);
+      result.requeued++;
+      continue;
     }
-    return result;
-  }).immediate();
+    result.dueNow += db
+      .query(
+        `UPDATE deliveries SET next_attempt_at = ?1, updated_at = ?2
+         WHERE webhook_id = ?3 AND ingredient = ?4 AND status = 'pending' AND event_id <= ?5 AND next_attempt_at > ?1`,
+      )
+      .run(nowMs, now, row.webhookId, row.ingredient, row.eventId).changes;
+  }
+  return result;
 }
 
 /**

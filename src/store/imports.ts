@@ -1,9 +1,9 @@
 /**
- * The write side of `feedbase import` (and `feedbase demo`): validate the whole file first, outside any
- * transaction, then write it in one short transaction, so a 50,000-row import holds the write lock for
- * the inserts alone and the running server keeps answering. All or nothing; imports fire no events,
- * but each created row, and each `--update` that changes a price or stock status, gets its
- * price-history entry in the same transaction.
+ * The SQL of `feedbase import` (and `feedbase demo`): checking a whole file needs the workspace's names,
+ * outside any transaction; writing it runs in the caller's one short transaction (src/admin/imports.ts),
+ * so a 50,000-row import holds the write lock for the inserts alone and the running server keeps
+ * answering. All or nothing; imports fire no events, but each created row, and each `--update` that
+ * changes a price or stock status, gets its price-history entry in the same transaction.
  */
 import type { Database } from "bun:sqlite";
 import { ConflictError } from "../domain/errors.ts";
@@ -14,6 +14,7 @@ import type { FormulaDetail } from "../schemas/formulas.ts";
 import { formulaExists, saveFormula } from "./formulas.ts";
 import { findIngredient, insertIngredient } from "./ingredients.ts";
 import { recordChange, type PriceSource } from "./price-history.ts";
+import { requireTransaction } from "./transaction.ts";
 
 export interface IngredientImportOptions {
   /** Replace category, price, inStock and all nutrients of names the workspace already holds. */
@@ -25,22 +26,28 @@ export interface IngredientImportOptions {
 }
 
 /**
- * Import an ingredient file (CSV or JSON); throws a ValidationError naming the first bad row, and
- * then nothing is written.
- * @example importIngredients(db, 1, csvText, "csv", { update: false, now }) // { added: 51, updated: 0 }
+ * Read and check an ingredient file (CSV or JSON) against the workspace; throws a ValidationError
+ * naming the first bad row. Reads only: call it before the transaction that writes the rows.
+ * @example const rows = checkIngredientImport(db, 1, csvText, "csv", { update: false, now })
  */
-export function importIngredients(db: Database, workspaceId: number, text: string, format: FileFormat, options: IngredientImportOptions): { added: number; updated: number } {
+export function checkIngredientImport(db: Database, workspaceId: number, text: string, format: FileFormat, options: IngredientImportOptions): IngredientRow[] {
   const existing = new Set((db.query("SELECT name FROM ingredients WHERE workspace_id = ?").all(workspaceId) as { name: string }[]).map((r) => r.name));
-  const rows = readIngredientFile(text, format, { taken: (name) => !options.update && existing.has(name), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  return readIngredientFile(text, format, { taken: (name) => !options.update && existing.has(name), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+}
+
+/**
+ * Write checked rows, inside the caller's transaction.
+ * @example transaction(db, () => writeIngredientImport(db, 1, rows, { update: false, now })) // { added: 51, updated: 0 }
+ */
+export function writeIngredientImport(db: Database, workspaceId: number, rows: readonly IngredientRow[], options: IngredientImportOptions): { added: number; updated: number } {
+  requireTransaction(db, "writeIngredientImport");
   const source = options.source ?? "import";
-  return db.transaction(() => {
-    let updated = 0;
-    for (const row of rows) {
-      if (options.update && replaceIngredient(db, workspaceId, row, options.now)) updated++;
-      else insertRow(db, workspaceId, row, source, options.now);
-    }
-    return { added: rows.length - updated, updated };
-  }).immediate();
+  let updated = 0;
+  for (const row of rows) {
+    if (options.update && replaceIngredient(db, workspaceId, row, options.now)) updated++;
+    else insertRow(db, workspaceId, row, source, options.now);
+  }
+  return { added: rows.length - updated, updated };
 }
 
 /** A name added by someone else between validation and this write still rejects the whole file. */
@@ -80,21 +87,20 @@ function replaceIngredient(db: Database, workspaceId: number, row: IngredientRow
 }
 
 /**
- * Import validated formulas (see `readFormulaFile`): prices and nutrients are looked up, and every
- * figure computed, inside the write transaction, so no ingredient can vanish in between. An existing
- * id rejects the file unless `replace`.
- * @example importFormulas(db, 1, readFormulaFile(text), { replace: false, now }) // FormulaDetail[]
+ * Write validated formulas (see `readFormulaFile`) inside the caller's transaction: prices and nutrients
+ * are looked up, and every figure computed, inside it, so no ingredient can vanish in between. An
+ * existing id rejects the file unless `replace`.
+ * @example transaction(db, () => writeFormulaImport(db, 1, readFormulaFile(text), { replace: false, now })) // FormulaDetail[]
  */
-export function importFormulas(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: { replace: boolean; now: string }): FormulaDetail[] {
-  return db.transaction(() => {
-    const built = formulas.map((f) => {
-      const detail = buildFormula(f, (name) => findIngredient(db, workspaceId, name), { id: newFormulaId(), now: options.now });
-      if (!options.replace && formulaExists(db, workspaceId, detail.id)) {
-        throw new ConflictError(`${f.label}: Formula already exists: ${detail.id} (use --replace to overwrite it)`);
-      }
-      return detail;
-    });
-    for (const detail of built) saveFormula(db, workspaceId, detail);
-    return built;
-  }).immediate();
+export function writeFormulaImport(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: { replace: boolean; now: string }): FormulaDetail[] {
+  requireTransaction(db, "writeFormulaImport");
+  const built = formulas.map((f) => {
+    const detail = buildFormula(f, (name) => findIngredient(db, workspaceId, name), { id: newFormulaId(), now: options.now });
+    if (!options.replace && formulaExists(db, workspaceId, detail.id)) {
+      throw new ConflictError(`${f.label}: Formula already exists: ${detail.id} (use --replace to overwrite it)`);
+    }
+    return detail;
+  });
+  for (const detail of built) saveFormula(db, workspaceId, detail);
+  return built;
 }

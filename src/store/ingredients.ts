@@ -5,6 +5,7 @@ import { formulasMovedBy } from "./costs.ts";
 import { recordEvent } from "./events.ts";
 import { formulasUsing } from "./formulas.ts";
 import { recordChange, recordPrice, type PriceSource } from "./price-history.ts";
+import { requireTransaction } from "./transaction.ts";
 
 /** The list view: nutrients is the number of nutrients (the spec's list item). */
 export interface IngredientListItem {
@@ -103,23 +104,23 @@ export interface Actor {
 }
 
 /**
- * Create an ingredient, its first price-history entry and its `ingredient.added` event in one transaction.
+ * Create an ingredient, its first price-history entry and its `ingredient.added` event, inside the
+ * caller's transaction.
  * @example createIngredient(db, { workspaceId: 1, keyId, now }, { name: "Maize", category: "Cereals", price: 215, inStock: true, nutrients: {} })
  */
 export function createIngredient(db: Database, actor: Actor, input: CreateIngredient): IngredientDetail {
-  return db.transaction(() => {
-    if (findIngredient(db, actor.workspaceId, input.name)) throw new ConflictError(`Ingredient already exists: ${input.name}`);
-    insertIngredient(db, actor.workspaceId, input, "api", actor.now);
-    recordEvent(db, {
-      workspaceId: actor.workspaceId,
-      type: "ingredient.added",
-      ingredient: input.name,
-      payload: { ingredient: input.name, category: input.category, price: input.price, timestamp: actor.now },
-      keyId: actor.keyId,
-      now: actor.now,
-    });
-    return requireIngredient(db, actor.workspaceId, input.name);
-  }).immediate();
+  requireTransaction(db, "createIngredient");
+  if (findIngredient(db, actor.workspaceId, input.name)) throw new ConflictError(`Ingredient already exists: ${input.name}`);
+  insertIngredient(db, actor.workspaceId, input, "api", actor.now);
+  recordEvent(db, {
+    workspaceId: actor.workspaceId,
+    type: "ingredient.added",
+    ingredient: input.name,
+    payload: { ingredient: input.name, category: input.category, price: input.price, timestamp: actor.now },
+    keyId: actor.keyId,
+    now: actor.now,
+  });
+  return requireIngredient(db, actor.workspaceId, input.name);
 }
 
 /**
@@ -135,33 +136,32 @@ export function insertIngredient(db: Database, workspaceId: number, input: Creat
 }
 
 /**
- * Set a price (and optionally the stock flag), in one transaction with what it causes: a history
+ * Set a price (and optionally the stock flag), inside the caller's transaction with what it causes: a history
  * entry unless price and stock are both repeated; when the price changes, `price.updated` and, if
  * the current cost of a saved formula moves, `formula.cost_changed` (the same ingredient, so one
  * order per webhook covers both).
  * @example updatePrice(db, actor, "Maize", { price: 219, inStock: true })
  */
 export function updatePrice(db: Database, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): IngredientDetail {
-  return db.transaction(() => {
-    const before = requireIngredient(db, actor.workspaceId, name);
-    const after = { price: change.price, inStock: change.inStock ?? before.inStock };
-    db.query("UPDATE ingredients SET price = ?, in_stock = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
-      after.price,
-      after.inStock ? 1 : 0,
-      actor.now,
-      actor.workspaceId,
-      name,
-    );
-    recordChange(db, actor.workspaceId, name, before, after, actor.now, "api");
-    if (change.price !== before.price) {
-      const event = { workspaceId: actor.workspaceId, ingredient: name, keyId: actor.keyId, now: actor.now };
-      const prices = { ingredient: name, old_price: before.price, new_price: change.price };
-      recordEvent(db, { ...event, type: "price.updated", payload: { ...prices, timestamp: actor.now } });
-      const formulas = formulasMovedBy(db, actor.workspaceId, name, before.price);
-      if (formulas.length > 0) recordEvent(db, { ...event, type: "formula.cost_changed", payload: { ...prices, formulas, timestamp: actor.now } });
-    }
-    return requireIngredient(db, actor.workspaceId, name);
-  }).immediate();
+  requireTransaction(db, "updatePrice");
+  const before = requireIngredient(db, actor.workspaceId, name);
+  const after = { price: change.price, inStock: change.inStock ?? before.inStock };
+  db.query("UPDATE ingredients SET price = ?, in_stock = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
+    after.price,
+    after.inStock ? 1 : 0,
+    actor.now,
+    actor.workspaceId,
+    name,
+  );
+  recordChange(db, actor.workspaceId, name, before, after, actor.now, "api");
+  if (change.price !== before.price) {
+    const event = { workspaceId: actor.workspaceId, ingredient: name, keyId: actor.keyId, now: actor.now };
+    const prices = { ingredient: name, old_price: before.price, new_price: change.price };
+    recordEvent(db, { ...event, type: "price.updated", payload: { ...prices, timestamp: actor.now } });
+    const formulas = formulasMovedBy(db, actor.workspaceId, name, before.price);
+    if (formulas.length > 0) recordEvent(db, { ...event, type: "formula.cost_changed", payload: { ...prices, formulas, timestamp: actor.now } });
+  }
+  return requireIngredient(db, actor.workspaceId, name);
 }
 
 /** Every ingredient in full, in list order (the export). @example listIngredientDetails(db, 1)[0].nutrients */
@@ -175,14 +175,13 @@ export function listIngredientDetails(db: Database, workspaceId: number): Ingred
  * @example deleteIngredient(db, 1, "Maize") // ConflictError("Ingredient Maize is used by 2 formulas: broiler-starter, layer-phase-1 ...")
  */
 export function deleteIngredient(db: Database, workspaceId: number, name: string): void {
-  db.transaction(() => {
-    requireIngredient(db, workspaceId, name);
-    const users = formulasUsing(db, workspaceId, name);
-    if (users.length > 0) {
-      throw new ConflictError(
-        `Ingredient ${name} is used by ${users.length} formula${users.length === 1 ? "" : "s"}: ${users.join(", ")} (delete or re-import them first)`,
-      );
-    }
-    db.query("DELETE FROM ingredients WHERE workspace_id = ? AND name = ?").run(workspaceId, name);
-  }).immediate();
+  requireTransaction(db, "deleteIngredient");
+  requireIngredient(db, workspaceId, name);
+  const users = formulasUsing(db, workspaceId, name);
+  if (users.length > 0) {
+    throw new ConflictError(
+      `Ingredient ${name} is used by ${users.length} formula${users.length === 1 ? "" : "s"}: ${users.join(", ")} (delete or re-import them first)`,
+    );
+  }
+  db.query("DELETE FROM ingredients WHERE workspace_id = ? AND name = ?").run(workspaceId, name);
 }

@@ -12,7 +12,7 @@ export function databaseAnswers(db: Database): boolean {
  * The readiness write: a row bigger than a page needs fresh pages (from the free list, else by growing
  * the file), then is removed again. Run through the write queue, it commits like any API write, so a
  * full disk fails it with SQLITE_FULL.
- * @example await writes.run(() => probeWrite(db), false)
+ * @example await writes.run(() => probeWrite(db))
  */
 export function probeWrite(db: Database): void {
   db.run("INSERT INTO readiness_probe (filler) VALUES (zeroblob(8192))");

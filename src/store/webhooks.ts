@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { requireTransaction } from "./transaction.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { newWebhookId } from "../domain/ids.ts";
 import type { EventType } from "./events.ts";
@@ -120,12 +121,11 @@ export function setWebhookSecret(db: Database, id: string, secret: string): void
  * @example removeWebhook(db, "wh_Zp8c1LmQ04sA") // 3
  */
 export function removeWebhook(db: Database, id: string): number {
-  return db.transaction(() => {
-    const { pending } = db.query("SELECT count(*) AS pending FROM deliveries WHERE webhook_id = ? AND status = 'pending'").get(id) as { pending: number };
-    // ON DELETE CASCADE takes the deliveries with it.
-    changeOne(db, "DELETE FROM webhooks WHERE id = ?", id);
-    return pending;
-  }).immediate();
+  requireTransaction(db, "removeWebhook");
+  const { pending } = db.query("SELECT count(*) AS pending FROM deliveries WHERE webhook_id = ? AND status = 'pending'").get(id) as { pending: number };
+  // ON DELETE CASCADE takes the deliveries with it.
+  changeOne(db, "DELETE FROM webhooks WHERE id = ?", id);
+  return pending;
 }
 
 /**

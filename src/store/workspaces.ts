@@ -10,7 +10,6 @@ export interface Workspace {
 
 export const WORKSPACE_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-
 const SELECT = "SELECT id, slug, name, created_at AS createdAt FROM workspaces";
 
 /** @example listWorkspaces(db) // [{ id: 1, slug: "default", ... }] */

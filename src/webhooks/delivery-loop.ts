@@ -98,8 +98,8 @@ const DAY_MS = 86_400_000;
  * whenever woken and at least every `pollMs`.
  *
  * @example
- * const writes = new WriteQueue(db, () => loop.wake());
- * const loop = startDeliveryLoop({ db, writes, logger, clock });
+ * const writes = new WriteQueue(db);
+ * const loop = startDeliveryLoop({ db, writes, logger, clock }); // wake it after commits that record events
  * // on shutdown
  * await loop.stop();
  */
@@ -233,12 +233,14 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
    * until written, so no scan can take the delivery again before its outcome is stored.
    */
   function persist(outcome: AttemptOutcome, disable: string | null): Promise<boolean> {
-    // No API read shows deliveries or webhooks, so cached bodies stay valid across these commits.
-    return writes.runLater(() => {
+    // No API read shows deliveries or webhooks, so cached bodies stay valid across these commits; the
+    // loop looks again after it (a later event for the same ingredient may be free to go now).
+    return writes.runLater((tx) => {
+      tx.afterCommit(wake);
       const recorded = finishAttempt(db, outcome);
       if (recorded && disable !== null) setWebhookEnabled(db, disable, false, `receiver answered 410 Gone at ${outcome.now}`);
       return recorded;
-    }, false);
+    });
   }
 
   async function attempt(delivery: DueDelivery, controller: AbortController): Promise<void> {

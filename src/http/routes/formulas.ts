@@ -1,6 +1,5 @@
 import * as F from "../../schemas/formulas.ts";
-import { listFormulas, requireFormula } from "../../store/formulas.ts";
-import { jsonReply, openBody } from "../envelope.ts";
+import { openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute } from "../route.ts";
 
@@ -18,13 +17,11 @@ export const formulaRoutes = [
     query: F.formulaQuery,
     response: { status: 200, description: "The formula list", schema: F.formulaList },
     errors: [],
-    handle(ctx, { query }) {
-      const body = ctx.cached(cacheKey("formulas", ctx.key.workspaceId, query.species, query.subcategory), () => {
-        const data = listFormulas(ctx.db, ctx.key.workspaceId, query);
+    handle: (ctx, { query }) =>
+      ctx.cached(cacheKey("formulas", ctx.key.workspaceId, query.species, query.subcategory), async () => {
+        const data = await ctx.read.listFormulas(ctx.key.workspaceId, query);
         return openBody(data, { count: data.length });
-      });
-      return jsonReply(200, body.at(ctx.timestamp));
-    },
+      }),
   }),
   defineRoute({
     method: "GET",
@@ -34,9 +31,6 @@ export const formulaRoutes = [
     params: ID_PARAM,
     response: { status: 200, description: "The formula", schema: F.formulaRead },
     errors: [400, 404],
-    handle(ctx, { params }) {
-      const body = ctx.cached(cacheKey("formula", ctx.key.workspaceId, params.id), () => openBody(requireFormula(ctx.db, ctx.key.workspaceId, params.id)));
-      return jsonReply(200, body.at(ctx.timestamp));
-    },
+    handle: (ctx, { params }) => ctx.cached(cacheKey("formula", ctx.key.workspaceId, params.id), async () => openBody(await ctx.read.requireFormula(ctx.key.workspaceId, params.id))),
   }),
 ];

@@ -4,11 +4,7 @@
  * query is validated, so an unknown name or id is 404 before a bad instant's 400.
  */
 import * as H from "../../schemas/history.ts";
-import { costChanges, formulaCost } from "../../store/costs.ts";
-import { requireFormula } from "../../store/formulas.ts";
-import { requireIngredient } from "../../store/ingredients.ts";
-import { priceHistory } from "../../store/price-history.ts";
-import { jsonReply, openBody, REQUEST_TIME } from "../envelope.ts";
+import { openBody, REQUEST_TIME } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
@@ -23,15 +19,15 @@ export const priceHistoryRoutes = [
     description: "Current price and stock, and every recorded change of either (API, import, demo), newest first; no timestamp, like the price list.",
     params: NAME_PARAM,
     query: H.historyQuery,
-    lookup: (ctx, params) => requireIngredient(ctx.db, ctx.key.workspaceId, params.name),
+    lookup: (ctx, params) => ctx.read.requireIngredient(ctx.key.workspaceId, params.name),
     response: { status: 200, description: "The history", schema: H.priceHistoryResponse },
     errors: [400, 404],
-    handle(ctx, { params, query }) {
-      const body = ctx.cached(cacheKey("price-history", ctx.key.workspaceId, params.name, query.from, query.to), () =>
-        openBody(priceHistory(ctx.db, ctx.key.workspaceId, params.name, query)),
-      );
-      return jsonReply(200, body.untimed());
-    },
+    handle: (ctx, { params, query }) =>
+      ctx.cached(
+        cacheKey("price-history", ctx.key.workspaceId, params.name, query.from, query.to),
+        async () => openBody(await ctx.read.priceHistory(ctx.key.workspaceId, params.name, query)),
+        { timestamp: false },
+      ),
   }),
 ];
 
@@ -44,15 +40,13 @@ export const costRoutes = [
     description: "The saved composition at the prices in effect at `at` (today's when absent; `at` then echoes the request's time), row by row against the saved prices.",
     params: ID_PARAM,
     query: H.costQuery,
-    lookup: (ctx, params) => requireFormula(ctx.db, ctx.key.workspaceId, params.id),
+    lookup: (ctx, params) => ctx.read.requireFormula(ctx.key.workspaceId, params.id),
     response: { status: 200, description: "The cost", schema: H.formulaCostResponse },
     errors: [400, 404],
-    handle(ctx, { params, query: { at } }) {
-      const body = ctx.cached(cacheKey("formula-cost", ctx.key.workspaceId, params.id, at), () =>
-        openBody(formulaCost(ctx.db, ctx.key.workspaceId, params.id, at ?? null, at ?? REQUEST_TIME)),
-      );
-      return jsonReply(200, body.at(ctx.timestamp));
-    },
+    handle: (ctx, { params, query: { at } }) =>
+      ctx.cached(cacheKey("formula-cost", ctx.key.workspaceId, params.id, at), async () =>
+        openBody(await ctx.read.formulaCost(ctx.key.workspaceId, params.id, at ?? null, at ?? REQUEST_TIME)),
+      ),
   }),
   defineRoute({
     method: "GET",
@@ -63,12 +57,10 @@ export const costRoutes = [
     query: H.costChangesQuery,
     response: { status: 200, description: "The report", schema: H.costChangesResponse },
     errors: [400],
-    handle(ctx, { query: { since } }) {
-      const body = ctx.cached(cacheKey("cost-changes", ctx.key.workspaceId, since), () => {
-        const data = costChanges(ctx.db, ctx.key.workspaceId, since ?? null);
+    handle: (ctx, { query: { since } }) =>
+      ctx.cached(cacheKey("cost-changes", ctx.key.workspaceId, since), async () => {
+        const data = await ctx.read.costChanges(ctx.key.workspaceId, since ?? null);
         return openBody(data, { count: data.length, since: since ?? null });
-      });
-      return jsonReply(200, body.at(ctx.timestamp));
-    },
+      }),
   }),
 ];

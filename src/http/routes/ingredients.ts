@@ -1,8 +1,7 @@
 import { pricesQuery } from "../../schemas/history.ts";
 import { createIngredientBody, ingredientQuery, updatePriceBody } from "../../schemas/ingredients.ts";
 import * as R from "../../schemas/responses.ts";
-import { createIngredient, listIngredients, listPools, listPrices, requireIngredient, updatePrice, type IngredientFilters } from "../../store/ingredients.ts";
-import { pricesAt } from "../../store/price-history.ts";
+import type { IngredientFilters } from "../../store/ingredients.ts";
 import { jsonReply, okBody, openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute, type RequestContext } from "../route.ts";
@@ -25,7 +24,7 @@ const setPrice = (path: "/v1/ingredients/:name" | "/v1/prices/:name", summary: s
     body: updatePriceBody,
     response: { status: 200, description: "Updated", schema: R.ingredientWritten },
     errors: [400, 403, 404, 413],
-    handle: async (ctx, { params, body }) => jsonReply(200, okBody(await ctx.write(() => updatePrice(ctx.db, actorOf(ctx), params.name, body)))),
+    handle: async (ctx, { params, body }) => jsonReply(200, okBody(await ctx.write.updatePrice(actorOf(ctx), params.name, body))),
   });
 
 export const ingredientRoutes = [
@@ -38,13 +37,11 @@ export const ingredientRoutes = [
     query: ingredientQuery,
     response: { status: 200, description: "The ingredient list", schema: R.ingredientList },
     errors: [400],
-    handle(ctx, { query }) {
-      const body = ctx.cached(listKey("ingredients", ctx, query), () => {
-        const data = listIngredients(ctx.db, ctx.key.workspaceId, query);
-        return openBody(data, { count: data.length, pools: listPools(ctx.db, ctx.key.workspaceId) });
-      });
-      return jsonReply(200, body.at(ctx.timestamp));
-    },
+    handle: (ctx, { query }) =>
+      ctx.cached(listKey("ingredients", ctx, query), async () => {
+        const data = await ctx.read.listIngredients(ctx.key.workspaceId, query);
+        return openBody(data, { count: data.length, pools: await ctx.read.listPools(ctx.key.workspaceId) });
+      }),
   }),
   defineRoute({
     method: "POST",
@@ -56,7 +53,7 @@ export const ingredientRoutes = [
     response: { status: 201, description: "Created", schema: R.ingredientWritten, headers: { Location: "URL of the new ingredient" } },
     errors: [400, 403, 409, 413],
     async handle(ctx, { body }) {
-      const created = await ctx.write(() => createIngredient(ctx.db, actorOf(ctx), body));
+      const created = await ctx.write.createIngredient(actorOf(ctx), body);
       return jsonReply(201, okBody(created), { Location: `/v1/ingredients/${encodeURIComponent(created.name)}` });
     },
   }),
@@ -67,10 +64,8 @@ export const ingredientRoutes = [
     params: NAME_PARAM,
     response: { status: 200, description: "The ingredient", schema: R.ingredientRead },
     errors: [400, 404],
-    handle(ctx, { params }) {
-      const body = ctx.cached(cacheKey("ingredient", ctx.key.workspaceId, params.name), () => openBody(requireIngredient(ctx.db, ctx.key.workspaceId, params.name)));
-      return jsonReply(200, body.at(ctx.timestamp));
-    },
+    handle: (ctx, { params }) =>
+      ctx.cached(cacheKey("ingredient", ctx.key.workspaceId, params.name), async () => openBody(await ctx.read.requireIngredient(ctx.key.workspaceId, params.name))),
   }),
   setPrice("/v1/ingredients/:name", "Update an ingredient's price and optionally its stock status (write permission)"),
   defineRoute({
@@ -84,13 +79,15 @@ export const ingredientRoutes = [
     response: { status: 200, description: "The price list (no timestamp, as the spec has it)", schema: R.priceList },
     errors: [400],
     /** The price list has no `timestamp`: a quirk of the spec that integrators rely on. */
-    handle(ctx, { query: { at, ...filters } }) {
-      const body = ctx.cached(cacheKey("prices", ctx.key.workspaceId, filters.category, filters.inStock, at), () => {
-        const data = at === undefined ? listPrices(ctx.db, ctx.key.workspaceId, filters) : pricesAt(ctx.db, ctx.key.workspaceId, at, filters);
-        return openBody(data, { count: data.length });
-      });
-      return jsonReply(200, body.untimed());
-    },
+    handle: (ctx, { query: { at, ...filters } }) =>
+      ctx.cached(
+        cacheKey("prices", ctx.key.workspaceId, filters.category, filters.inStock, at),
+        async () => {
+          const data = at === undefined ? await ctx.read.listPrices(ctx.key.workspaceId, filters) : await ctx.read.pricesAt(ctx.key.workspaceId, at, filters);
+          return openBody(data, { count: data.length });
+        },
+        { timestamp: false },
+      ),
   }),
   setPrice("/v1/prices/:name", "Same operation as PUT /v1/ingredients/{name} (write permission)"),
 ];

@@ -1,0 +1,28 @@
+/**
+ * `feedbase import` and the demo's import, whole: check the file outside any transaction, then write it
+ * in one short one (the commands' transaction owner, src/store/transaction.ts).
+ */
+import type { Database } from "bun:sqlite";
+import type { FileFormula } from "../domain/formula-file.ts";
+import type { FileFormat } from "../domain/ingredient-file.ts";
+import type { FormulaDetail } from "../schemas/formulas.ts";
+import { checkIngredientImport, writeFormulaImport, writeIngredientImport, type IngredientImportOptions } from "../store/imports.ts";
+import { transaction } from "../store/transaction.ts";
+
+/**
+ * Import an ingredient file (CSV or JSON); throws a ValidationError naming the first bad row, and then
+ * nothing is written.
+ * @example importIngredients(db, 1, csvText, "csv", { update: false, now }) // { added: 51, updated: 0 }
+ */
+export function importIngredients(db: Database, workspaceId: number, text: string, format: FileFormat, options: IngredientImportOptions): { added: number; updated: number } {
+  const rows = checkIngredientImport(db, workspaceId, text, format, options);
+  return transaction(db, () => writeIngredientImport(db, workspaceId, rows, options));
+}
+
+/**
+ * Import validated formulas; all or nothing.
+ * @example importFormulas(db, 1, readFormulaFile(text), { replace: false, now }) // FormulaDetail[]
+ */
+export function importFormulas(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: { replace: boolean; now: string }): FormulaDetail[] {
+  return transaction(db, () => writeFormulaImport(db, workspaceId, formulas, options));
+}

@@ -1,0 +1,61 @@
+/**
+ * The seam between request handlers and storage. Handlers see `Reads` and `Writes` only: named
+ * operations without a connection, so a handler cannot write around the group commit (and leave
+ * cached bodies stale), and a second backend (PostgreSQL, async) can implement the same two
+ * interfaces without a handler changing. Reads return `T | Promise<T>`: SQLite answers synchronously,
+ * and handlers `await` them inside cached builds, which run only on a cache miss, so a cached GET
+ * stays synchronous from `fetch` to the Response.
+ */
+import type { Database } from "bun:sqlite";
+import { costChanges, formulaCost } from "./costs.ts";
+import { listFormulas, requireFormula } from "./formulas.ts";
+import { createIngredient, listIngredients, listPools, listPrices, requireIngredient, updatePrice } from "./ingredients.ts";
+import { priceHistory, pricesAt } from "./price-history.ts";
+import type { WriteQueue } from "./write-queue.ts";
+
+/** The reads handlers may make: store functions whose first parameter is the connection. Add a read here. */
+const READS = { listIngredients, listPools, listPrices, requireIngredient, listFormulas, requireFormula, priceHistory, pricesAt, formulaCost, costChanges };
+/** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
+const WRITES = { createIngredient, updatePrice };
+
+type Awaitable<T> = T | Promise<T>;
+type Rest<F> = F extends (db: Database, ...args: infer A) => unknown ? A : never;
+type Result<F> = F extends (...args: never[]) => infer R ? R : never;
+
+/** @example const detail = await ctx.read.requireIngredient(workspaceId, "Maize") */
+export type Reads = { [K in keyof typeof READS]: (...args: Rest<(typeof READS)[K]>) => Awaitable<Result<(typeof READS)[K]>> };
+/** @example const detail = await ctx.write.updatePrice(actor, "Maize", { price: 219 }) // resolves once durable */
+export type Writes = { [K in keyof typeof WRITES]: (...args: Rest<(typeof WRITES)[K]>) => Promise<Result<(typeof WRITES)[K]>> };
+
+/** What a storage backend gives the HTTP layer. */
+export interface Backend {
+  read: Reads;
+  /** Writes answered before the server reads the connection's next request (it may be pipelined). */
+  write: Writes;
+  /** The same writes, allowed to wait and share a commit: for a connection that waits for its answers (src/http/pipelining.ts). */
+  batchedWrite: Writes;
+}
+
+/**
+ * The SQLite backend: reads on the service's connection, writes through its group commit, each
+ * registering `afterWrite` (the data generation moves, the delivery loop wakes) to run after its commit.
+ * @example const backend = sqliteBackend(db, writes, [() => version.touch(), () => deliveries.wake()])
+ */
+export function sqliteBackend(db: Database, queue: WriteQueue, afterWrite: readonly (() => void)[]): Backend {
+  const read: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(READS) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
+    read[name] = (...args: unknown[]) => fn(db, ...args);
+  }
+  const writes = (schedule: WriteQueue["run"]): Writes => {
+    const write: Record<string, unknown> = {};
+    for (const [name, fn] of Object.entries(WRITES) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
+      write[name] = (...args: unknown[]) =>
+        schedule((tx) => {
+          for (const effect of afterWrite) tx.afterCommit(effect);
+          return fn(db, ...args) as never;
+        });
+    }
+    return write as Writes;
+  };
+  return { read: read as Reads, write: writes((work) => queue.run(work)), batchedWrite: writes((work) => queue.runLater(work)) };
+}
