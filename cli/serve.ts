@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
-import { startService } from "../src/service.ts";
+import { PortInUseError, startService } from "../src/service.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
 import { CliFailure, dataOption, intInRange, onOff, oneOf, run, withExamples } from "./common.ts";
@@ -39,6 +39,7 @@ function start(options: Parameters<typeof startService>[0], opts: ServeOptions):
   try {
     return startService(options);
   } catch (error) {
+    if (error instanceof PortInUseError) throw new CliFailure(error.message);
     const message = (error as Error).message ?? "";
     if (options.tls && /SSL|PEM|X509|key/i.test(message)) {
       throw new CliFailure(`TLS refused --tls-cert ${opts.tlsCert} / --tls-key ${opts.tlsKey}: ${message.replace(/\s+/g, " ")}`);

@@ -37,6 +37,13 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** Another process listens on the port (Bun says EADDRINUSE). @example throw new PortInUseError(8080) */
+export class PortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(`Port ${port} is already in use`);
+  }
+}
+
 /**
  * What `feedbase serve` runs: the data file, its group commit, the HTTP API and the webhook delivery loop.
  * Tests start it in-process on port 0 with a temporary file and, where time matters, their own clock.
@@ -52,21 +59,32 @@ export function startService(options: ServiceOptions): RunningService {
   const deliveries = startDeliveryLoop({ db, writes, logger, clock, ...(options.webhooks ? { tuning: options.webhooks } : {}) });
   // After an API write commits: readers see a new generation, and its event's deliveries start at once.
   const backend = sqliteBackend(db, writes, [() => version.touch(), () => deliveries.wake()]);
-  const server = startHttpServer({
-    routes,
-    backend,
-    findKey: (key) => findKey(db, key),
-    logger,
-    // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner.
-    limiter: new SlidingWindowLimiter({ clock }),
-    host: options.host,
-    port: options.port,
-    clock,
-    version,
-    readiness: readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() }),
-    ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
-    ...(options.tls ? { tls: options.tls } : {}),
-  });
+  let server: ReturnType<typeof startHttpServer>;
+  try {
+    server = startHttpServer({
+      routes,
+      backend,
+      findKey: (key) => findKey(db, key),
+      logger,
+      // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner.
+      limiter: new SlidingWindowLimiter({ clock }),
+      host: options.host,
+      port: options.port,
+      clock,
+      version,
+      readiness: readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() }),
+      ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
+      ...(options.tls ? { tls: options.tls } : {}),
+    });
+  } catch (error) {
+    // Nothing may go on without the server: no delivery from a process that could not listen.
+    void deliveries.stop();
+    writes.close();
+    version.close();
+    closeDatabase(db);
+    if ((error as { code?: string }).code === "EADDRINUSE") throw new PortInUseError(options.port);
+    throw error;
+  }
   const stopHeapTrim = startHeapTrim();
   const url = new URL(server.url.href);
   return {

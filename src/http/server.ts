@@ -141,6 +141,9 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     hostname: options.host,
     port: options.port,
     development: false,
+    // Bun sets SO_REUSEPORT unless told not to (with development off): a second serve on the same port
+    // would start and take half the connections. Refused instead (EADDRINUSE).
+    reusePort: false,
     // Only a backstop: the 1 MiB limit with its error object is enforced in src/http/body.ts.
     maxRequestBodySize: MAX_BODY_BYTES * 16,
     ...(options.tls ? { tls: { cert: options.tls.cert, key: options.tls.key } } : {}),
