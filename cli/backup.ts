@@ -3,7 +3,8 @@ import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { backupTo, checkBackup, pruneBackups, rotatedName } from "../src/store/backup.ts";
 import { DataFileError } from "../src/store/db.ts";
-import { CliFailure, UsageError, dataOption, intInRange, openExisting, run, withExamples } from "./common.ts";
+import { CliFailure, UsageError, dataOption, intInRange, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
 
 interface BackupOptions {
   force?: boolean;
@@ -14,7 +15,7 @@ interface BackupOptions {
 }
 
 /** `feedbase backup <file>` or `backup --dir D [--keep N]`: a consistent copy while the server runs. */
-export function registerBackup(program: Command): void {
+export function registerBackup(program: Command, io: Io): void {
   withExamples(
     program
       .command("backup [file]")
@@ -25,21 +26,20 @@ export function registerBackup(program: Command): void {
       .option("--verify", "check the copy (SQLite integrity check, schema version) before reporting success")
       .addOption(dataOption())
       .action(
-        run((file: string | undefined, opts: BackupOptions) => {
+        async (file: string | undefined, opts: BackupOptions) => {
           if ((file === undefined) === (opts.dir === undefined)) throw new UsageError("Give either a backup file or --dir <dir>");
           if (opts.keep !== undefined && opts.dir === undefined) throw new UsageError("--keep goes with --dir");
           if (opts.dir !== undefined && !existsSync(opts.dir)) throw new CliFailure(`Cannot write backup into ${opts.dir}: directory does not exist`);
           const target = file ?? join(opts.dir!, rotatedName(new Date()));
           if (existsSync(target) && !opts.force) throw new CliFailure(`${target} exists (pass --force to overwrite it)`);
-          const db = openExisting(opts.data);
           const started = performance.now();
-          backupTo(db, target);
+          await withData(opts, ({ db }) => backupTo(db, target));
           const mib = (statSync(target).size / 1048576).toFixed(1);
-          process.stdout.write(`Backed up ${opts.data} to ${target} (${mib} MiB, ${Math.round(performance.now() - started)} ms)\n`);
+          io.out(`Backed up ${opts.data} to ${target} (${mib} MiB, ${Math.round(performance.now() - started)} ms)\n`);
           if (opts.verify) {
             try {
               const schema = checkBackup(target);
-              process.stdout.write(`Verified ${target}: integrity ok, schema version ${schema}\n`);
+              io.out(`Verified ${target}: integrity ok, schema version ${schema}\n`);
             } catch (error) {
               // A copy that fails its check must not count among the kept ones and push a good one out.
               rmSync(target, { force: true });
@@ -48,9 +48,9 @@ export function registerBackup(program: Command): void {
           }
           if (opts.keep !== undefined) {
             const removed = pruneBackups(opts.dir!, opts.keep);
-            if (removed.length > 0) process.stdout.write(`Removed ${removed.length} backup(s) beyond the newest ${opts.keep}: ${removed.join(", ")}\n`);
+            if (removed.length > 0) io.out(`Removed ${removed.length} backup(s) beyond the newest ${opts.keep}: ${removed.join(", ")}\n`);
           }
-        }),
+        },
       ),
     [
       "feedbase backup --dir /var/lib/feedbase/backups --keep 14 --verify",

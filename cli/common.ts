@@ -3,6 +3,8 @@ import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
 import { instant } from "../src/schemas/time.ts";
 import { closeDatabase, DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
+import { requireWorkspace, type Workspace } from "../src/store/workspaces.ts";
+import type { Io } from "./io.ts";
 
 /** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
 export class CliFailure extends Error {}
@@ -17,23 +19,37 @@ export function dataOption(): Option {
   return new Option("--data <file>", "the data file").env("FEEDBASE_DATA").default("./feedbase.db");
 }
 
-/** The databases the running command opened; `run` closes them when the action ends, however it ends. */
-const opened: Database[] = [];
-
-/** Open the data file for an admin command: a missing file is refused, never created. Closed by `run`. */
-export function openExisting(path: string): Database {
-  return openForCommand(path, false);
+/** An open data file, as a command's action sees it inside `withData`. */
+export interface DataFile {
+  db: Database;
+  /** The workspace of the command's `--workspace` (default `default`); an unknown one is refused. */
+  workspace(): Workspace;
 }
 
 /**
- * Open the data file for a command, creating it only if `create` (serve and demo); `run` checkpoints and
- * closes it at the end, so the file alone holds the command's work (docs/decisions.md#faults).
- * @example const db = openForCommand(opts.data, true)
+ * Open the data file of `--data` (a missing file is refused, never created), run `fn`, and always close
+ * the file, whether `fn` returns, throws or rejects. Writes inside run in `transaction(db, ...)`. Closing
+ * folds the WAL into the file (`closeDatabase`), so after the command the file alone is complete.
+ * @example .action((opts) => withData(opts, ({ db, workspace }) => listKeys(db, workspace().id)))
  */
-export function openForCommand(path: string, create: boolean): Database {
-  const db = openDatabase(path, { create });
-  opened.push(db);
-  return db;
+export async function withData<T>(opts: { data: string; workspace?: string }, fn: (data: DataFile) => T | Promise<T>): Promise<T> {
+  const db = openDatabase(opts.data, { create: false });
+  try {
+    return await fn({ db, workspace: () => requireWorkspace(db, opts.workspace ?? "default") });
+  } finally {
+    closeDatabase(db);
+  }
+}
+
+/** `--workspace <slug>` with the command's own wording; `fallback` is the default (none: every workspace). */
+export function workspaceOption(description: string, fallback: string | undefined = "default"): Option {
+  const option = new Option("--workspace <slug>", description);
+  return fallback === undefined ? option : option.default(fallback);
+}
+
+/** `--json` with the command's wording of what it prints. */
+export function jsonOption(description = "one JSON object per line"): Option {
+  return new Option("--json", description);
 }
 
 /**
@@ -66,8 +82,8 @@ export function instantOption(flags: string, description: string, rounding: "dow
 }
 
 /** `--json` on a command that shows one thing: the route's `data`, as one JSON document. */
-export function printDocument(data: unknown): void {
-  process.stdout.write(JSON.stringify(data) + "\n");
+export function printDocument(io: Io, data: unknown): void {
+  io.out(JSON.stringify(data) + "\n");
 }
 
 /**
@@ -107,60 +123,45 @@ export function onOff(name: string): (value: string) => boolean {
 }
 
 /**
- * Run a command's action and turn failures into the exit codes of docs/decisions.md#command-line with a one-line reason.
- * @example .action(run(async (opts) => { ... }))
+ * The one line and the exit code of a failed command (docs/decisions.md#command-line): bad usage is 2,
+ * a refused action 1; an unexpected failure shows its stack, as a bug report needs it.
+ * @example return reportFailure(error, io) // 1
  */
-export function run<A extends unknown[]>(action: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
-  return async (...args: A) => {
-    let failure: { error: unknown } | null = null;
-    try {
-      await action(...args);
-    } catch (error) {
-      failure = { error };
-    }
-    try {
-      while (opened.length > 0) closeDatabase(opened.pop()!);
-    } catch (error) {
-      failure ??= { error };
-    }
-    if (failure !== null) {
-      const { error } = failure;
-      const usage = error instanceof UsageError || error instanceof InvalidArgumentError;
-      const known =
-        usage ||
-        error instanceof CliFailure ||
-        error instanceof DataFileError ||
-        error instanceof NotFoundError ||
-        error instanceof ConflictError ||
-        error instanceof ValidationError;
-      const message = known
-        ? (error as Error).message
-        : isStorageFull(error)
-          ? "The data file's disk is full: nothing was written; free space and run the command again"
-          : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
-      process.stderr.write(`error: ${message}\n`);
-      process.exit(usage ? 2 : 1);
-    }
-  };
+export function reportFailure(error: unknown, io: Io): number {
+  const usage = error instanceof UsageError || error instanceof InvalidArgumentError;
+  const known =
+    usage ||
+    error instanceof CliFailure ||
+    error instanceof DataFileError ||
+    error instanceof NotFoundError ||
+    error instanceof ConflictError ||
+    error instanceof ValidationError;
+  const message = known
+    ? (error as Error).message
+    : isStorageFull(error)
+      ? "The data file's disk is full: nothing was written; free space and run the command again"
+      : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
+  io.err(`error: ${message}\n`);
+  return usage ? 2 : 1;
 }
 
 /**
  * Print rows as an aligned table, or as JSON lines with `--json`.
- * @example printRows(keys, [["ID", (k) => k.id], ["WRITE", (k) => (k.write ? "yes" : "no")]], opts.json)
+ * @example printRows(io, keys, [["ID", (k) => k.id], ["WRITE", (k) => (k.write ? "yes" : "no")]], opts.json)
  */
-export function printRows<T>(rows: readonly T[], columns: [string, (row: T) => string][], json: boolean | undefined): void {
+export function printRows<T>(io: Io, rows: readonly T[], columns: [string, (row: T) => string][], json: boolean | undefined): void {
   if (json) {
-    process.stdout.write(rows.map((r) => JSON.stringify(r) + "\n").join(""));
+    io.out(rows.map((r) => JSON.stringify(r) + "\n").join(""));
     return;
   }
   if (rows.length === 0) {
-    process.stdout.write("(none)\n");
+    io.out("(none)\n");
     return;
   }
   const cells = rows.map((r) => columns.map(([, get]) => get(r)));
   const widths = columns.map(([title], i) => Math.max(title.length, ...cells.map((c) => c[i]!.length)));
   const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd() + "\n";
-  process.stdout.write(line(columns.map(([t]) => t)) + cells.map(line).join(""));
+  io.out(line(columns.map(([t]) => t)) + cells.map(line).join(""));
 }
 
 /** Attach an example block to a command's help. @example withExamples(cmd, ["feedbase key list --json"]) */

@@ -1,15 +1,17 @@
 import { Option, type Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
 import { DEMO_WORKSPACE, seedDemo } from "../src/demo/seed.ts";
+import { closeDatabase, openDatabase } from "../src/store/db.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, intInRange, openForCommand, run, withExamples } from "./common.ts";
+import { dataOption, intInRange, withExamples } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /** An ingredient of the demo with a name that needs escaping: the curl lines show how. */
 const SHOWCASE = "Soybean meal 48%";
 
 /** `feedbase demo`: a realistic workspace to try the API on, and the keys and curl lines to do it. */
-export function registerDemo(program: Command): void {
+export function registerDemo(program: Command, io: Io): void {
   withExamples(
     program
       .command("demo")
@@ -17,36 +19,40 @@ export function registerDemo(program: Command): void {
       .addOption(dataOption())
       .addOption(new Option("--port <n>", "port the server will listen on, for the printed curl lines").env("FEEDBASE_PORT").default(8080).argParser(intInRange("--port", 1, 65535)))
       .action(
-        run((opts: { data: string; port: number }) => {
+        (opts: { data: string; port: number }) => {
           // Like serve, demo may create the data file: it is how a first start begins.
-          const db = openForCommand(opts.data, true);
-          const demo = seedDemo(db, isoTime(Date.now()));
-          const base = `http://127.0.0.1:${opts.port}`;
-          const showcase = encodeURIComponent(SHOWCASE);
-          const price = findIngredient(db, requireWorkspace(db, DEMO_WORKSPACE).id, SHOWCASE)!.price + 10;
-          const read = `curl -s -H 'X-API-Key: ${demo.readKey.key}'`;
-          const write = `curl -s -H 'X-API-Key: ${demo.writeKey.key}'`;
-          process.stdout.write(
-            [
-              `Demo workspace "${DEMO_WORKSPACE}" created in ${opts.data}: ${demo.ingredients} ingredients, ${demo.formulas} formulas.`,
-              ``,
-              `Read key:  ${demo.readKey.key}  (${demo.readKey.id}, read-only)`,
-              `Write key: ${demo.writeKey.key}  (${demo.writeKey.id}, read and write)`,
-              `Copy them now: only their hashes are stored, so they are not shown again.`,
-              ``,
-              `Try it against ${base}:`,
-              `  ${read} ${base}/v1/ingredients`,
-              `  ${read} ${base}/v1/formulas`,
-              `  ${read} ${base}/v1/formulas/broiler-starter`,
-              `  ${read} '${base}/v1/ingredients/${showcase}'`,
-              `  ${read} '${base}/v1/prices/${showcase}'`,
-              `  ${read} ${base}/v1/formulas/broiler-starter/cost`,
-              `  ${read} ${base}/v1/reports/cost-changes`,
-              `  ${write} -X PUT -d '{"price": ${price}}' '${base}/v1/prices/${showcase}'`,
-              ``,
-            ].join("\n"),
-          );
-        }),
+          const db = openDatabase(opts.data, { create: true });
+          try {
+            const demo = seedDemo(db, isoTime(Date.now()));
+            const base = `http://127.0.0.1:${opts.port}`;
+            const showcase = encodeURIComponent(SHOWCASE);
+            const price = findIngredient(db, requireWorkspace(db, DEMO_WORKSPACE).id, SHOWCASE)!.price + 10;
+            const read = `curl -s -H 'X-API-Key: ${demo.readKey.key}'`;
+            const write = `curl -s -H 'X-API-Key: ${demo.writeKey.key}'`;
+            io.out(
+              [
+                `Demo workspace "${DEMO_WORKSPACE}" created in ${opts.data}: ${demo.ingredients} ingredients, ${demo.formulas} formulas.`,
+                ``,
+                `Read key:  ${demo.readKey.key}  (${demo.readKey.id}, read-only)`,
+                `Write key: ${demo.writeKey.key}  (${demo.writeKey.id}, read and write)`,
+                `Copy them now: only their hashes are stored, so they are not shown again.`,
+                ``,
+                `Try it against ${base}:`,
+                `  ${read} ${base}/v1/ingredients`,
+                `  ${read} ${base}/v1/formulas`,
+                `  ${read} ${base}/v1/formulas/broiler-starter`,
+                `  ${read} '${base}/v1/ingredients/${showcase}'`,
+                `  ${read} '${base}/v1/prices/${showcase}'`,
+                `  ${read} ${base}/v1/formulas/broiler-starter/cost`,
+                `  ${read} ${base}/v1/reports/cost-changes`,
+                `  ${write} -X PUT -d '{"price": ${price}}' '${base}/v1/prices/${showcase}'`,
+                ``,
+              ].join("\n"),
+            );
+          } finally {
+            closeDatabase(db);
+          }
+        },
       ),
     ["feedbase demo --data demo.db && feedbase serve --data demo.db", "feedbase demo --data /tmp/try.db --port 9000"],
   );

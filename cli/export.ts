@@ -5,7 +5,8 @@ import { ingredientsToCsv, ingredientsToJson } from "../src/domain/ingredient-fi
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { listIngredientDetails } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, oneOf, openExisting, run, withExamples } from "./common.ts";
+import { dataOption, oneOf, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /** One exportable kind: how to list it and how to write it in each format. */
 interface ExportKind<T> {
@@ -17,7 +18,7 @@ interface ExportKind<T> {
   examples: string[];
 }
 
-function exportCommand<T>(group: Command, kind: ExportKind<T>): void {
+function exportCommand<T>(group: Command, kind: ExportKind<T>, io: Io): void {
   withExamples(
     group
       .command(kind.name)
@@ -26,18 +27,19 @@ function exportCommand<T>(group: Command, kind: ExportKind<T>): void {
       .addOption(new Option("--format <format>", "output format: json or csv, any case").default("json").argParser(oneOf("--format", ["json", "csv"])))
       .addOption(dataOption())
       .action(
-        run((opts: { workspace: string; format: "json" | "csv"; data: string }) => {
-          const db = openExisting(opts.data);
-          const items = kind.list(db, requireWorkspace(db, opts.workspace).id);
-          process.stdout.write(opts.format === "csv" ? kind.csv(items) : kind.json(items));
-        }),
+        (opts: { workspace: string; format: "json" | "csv"; data: string }) => {
+          return withData(opts, ({ db, workspace }) => {
+            const items = kind.list(db, workspace().id);
+            io.out(opts.format === "csv" ? kind.csv(items) : kind.json(items));
+          });
+        },
       ),
     kind.examples,
   );
 }
 
 /** `feedbase export ingredients|formulas` to stdout; JSON (and ingredient CSV) import back byte for byte. */
-export function registerExport(program: Command): void {
+export function registerExport(program: Command, io: Io): void {
   const group = program.command("export").description("export ingredients or formulas to stdout, in the import formats");
   exportCommand(group, {
     name: "ingredients",
@@ -46,7 +48,7 @@ export function registerExport(program: Command): void {
     csv: ingredientsToCsv,
     json: ingredientsToJson,
     examples: ["feedbase export ingredients --format csv > ingredients.csv", "feedbase export ingredients --workspace north-mill > ingredients.json"],
-  });
+  }, io);
   exportCommand(group, {
     name: "formulas",
     description: "every formula: JSON in the import format (row prices and nutrients included); CSV one row per composition line, for spreadsheets (export only)",
@@ -54,5 +56,5 @@ export function registerExport(program: Command): void {
     csv: formulasToCsv,
     json: formulasToJson,
     examples: ["feedbase export formulas > formulas.json", "feedbase export formulas --format csv > formulas.csv"],
-  });
+  }, io);
 }

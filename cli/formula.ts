@@ -3,11 +3,13 @@ import { isoTime } from "../src/domain/time.ts";
 import { formulaCost } from "../src/store/costs.ts";
 import { deleteFormula } from "../src/store/formulas.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, instantOption, openExisting, printDocument, printRows, run, signed, withExamples } from "./common.ts";
+import { registerFormulaOptimize } from "./formula-optimize.ts";
+import { dataOption, instantOption, printDocument, printRows, signed, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /** `feedbase formula cost` (the data of GET /v1/formulas/:id/cost) and `formula delete` (admin clean-up; formulas are read-only over HTTP). */
-export function registerFormula(program: Command): void {
-  const group = program.command("formula").description("formula costs and clean-up (formulas enter through feedbase import formulas)");
+export function registerFormula(program: Command, io: Io): void {
+  const group = program.command("formula").description("formula costs, least-cost optimization and clean-up (formulas enter through feedbase import formulas)");
 
   withExamples(
     group
@@ -18,32 +20,35 @@ export function registerFormula(program: Command): void {
       .option("--json", "print the API's data as one JSON document")
       .addOption(dataOption())
       .action(
-        run((id: string, opts: { at?: string; workspace: string; json?: boolean; data: string }) => {
-          const db = openExisting(opts.data);
-          const cost = formulaCost(db, requireWorkspace(db, opts.workspace).id, id, opts.at ?? null, opts.at ?? isoTime(Date.now()));
-          if (opts.json) return printDocument(cost);
-          const percent = cost.changePercent === null ? "" : `, ${signed(cost.changePercent)}%`;
-          process.stdout.write(
-            `${cost.id}: ${cost.name}, batch of ${cost.batchSize} kg, at the prices of ${cost.at}\n` +
-              `Saved cost ${cost.totalCost.toFixed(2)} → cost ${cost.cost.toFixed(2)} (${signed(cost.change)}${percent})\n`,
-          );
-          printRows(
-            cost.ingredients,
-            [
-              ["INGREDIENT", (r) => r.name],
-              ["PERCENT", (r) => String(r.percent)],
-              ["AMOUNT", (r) => String(r.amount)],
-              ["SAVED PRICE", (r) => String(r.savedPrice)],
-              ["PRICE", (r) => String(r.price)],
-              ["COST", (r) => r.cost.toFixed(2)],
-              ["CHANGE", (r) => signed(r.change)],
-            ],
-            false,
-          );
-        }),
+        (id: string, opts: { at?: string; workspace: string; json?: boolean; data: string }) => {
+          return withData(opts, ({ db, workspace }) => {
+            const cost = formulaCost(db, workspace().id, id, opts.at ?? null, opts.at ?? isoTime(Date.now()));
+            if (opts.json) return printDocument(io, cost);
+            const percent = cost.changePercent === null ? "" : `, ${signed(cost.changePercent)}%`;
+            io.out(
+              `${cost.id}: ${cost.name}, batch of ${cost.batchSize} kg, at the prices of ${cost.at}\n` +
+                `Saved cost ${cost.totalCost.toFixed(2)} → cost ${cost.cost.toFixed(2)} (${signed(cost.change)}${percent})\n`,
+            );
+            printRows(io,
+              cost.ingredients,
+              [
+                ["INGREDIENT", (r) => r.name],
+                ["PERCENT", (r) => String(r.percent)],
+                ["AMOUNT", (r) => String(r.amount)],
+                ["SAVED PRICE", (r) => String(r.savedPrice)],
+                ["PRICE", (r) => String(r.price)],
+                ["COST", (r) => r.cost.toFixed(2)],
+                ["CHANGE", (r) => signed(r.change)],
+              ],
+              false,
+            );
+          });
+        },
       ),
     ["feedbase formula cost broiler-starter", "feedbase formula cost broiler-starter --at 2026-10-01T00:00:00Z", "feedbase formula cost layer-phase-1 --workspace north-mill --json"],
   );
+
+  registerFormulaOptimize(group, io);
 
   withExamples(
     group
@@ -52,12 +57,13 @@ export function registerFormula(program: Command): void {
       .option("--workspace <slug>", "workspace holding the formula", "default")
       .addOption(dataOption())
       .action(
-        run((id: string, opts: { workspace: string; data: string }) => {
-          const db = openExisting(opts.data);
-          const ws = requireWorkspace(db, opts.workspace);
-          deleteFormula(db, ws.id, id);
-          process.stdout.write(`Deleted formula ${id} from workspace ${ws.slug}\n`);
-        }),
+        (id: string, opts: { workspace: string; data: string }) => {
+          return withData(opts, ({ db, workspace }) => {
+            const ws = workspace();
+            deleteFormula(db, ws.id, id);
+            io.out(`Deleted formula ${id} from workspace ${ws.slug}\n`);
+          });
+        },
       ),
     ["feedbase formula delete broiler-starter", "feedbase formula delete frm_8sK2mQ0aZx7TLc1P --workspace north-mill"],
   );

@@ -2,12 +2,14 @@ import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { checkConstraints } from "../src/domain/formula-math.ts";
+import type { FormulaDetail } from "../src/schemas/formulas.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import type { FileFormat } from "../src/domain/ingredient-file.ts";
 import { isoTime } from "../src/domain/time.ts";
 import { importFormulas, importIngredients } from "../src/admin/imports.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { CliFailure, dataOption, openExisting, printRows, run, withExamples } from "./common.ts";
+import { CliFailure, dataOption, printRows, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /**
  * A file as UTF-8 text. Strict decoding: a spreadsheet's legacy encoding would otherwise turn "Maïs"
@@ -44,8 +46,20 @@ function allOrNothing<T>(file: string, importFile: () => T): T {
   }
 }
 
+/**
+ * One warning line on stderr per saved formula that misses its own limits. Not a rejection: a saved
+ * formula is the formulator's record, but the admin should know.
+ * @example warnUnmetLimits(io, importFormulas(db, ws, file, options)) // warning: starter does not meet its constraints: CP 24.5 < min 30
+ */
+export function warnUnmetLimits(io: Io, saved: readonly FormulaDetail[]): void {
+  for (const f of saved) {
+    const missed = checkConstraints(f).map((v) => `${v.target} ${v.value ?? "undefined (denominator 0)"} ${v.bound === "min" ? "<" : ">"} ${v.bound} ${v.limit}`);
+    if (missed.length > 0) io.err(`warning: ${f.id} does not meet its constraints: ${missed.join(", ")}\n`);
+  }
+}
+
 /** `feedbase import ingredients|formulas`: validate the whole file, then write it in one short transaction. */
-export function registerImport(program: Command): void {
+export function registerImport(program: Command, io: Io): void {
   const group = program.command("import").description("import ingredients (CSV or JSON) or formulas (JSON): all or nothing, no webhook events");
 
   withExamples(
@@ -56,20 +70,21 @@ export function registerImport(program: Command): void {
       .option("--update", "replace category, price, inStock and all nutrients of names that already exist (no price.updated events)")
       .addOption(dataOption())
       .action(
-        run((file: string, opts: { workspace: string; update?: boolean; data: string }) => {
+        (file: string, opts: { workspace: string; update?: boolean; data: string }) => {
           const text = readText(file);
-          const db = openExisting(opts.data);
-          const ws = requireWorkspace(db, opts.workspace);
-          const result = allOrNothing(file, () =>
-            importIngredients(db, ws.id, text, formatOf(file, text), {
-              update: opts.update === true,
-              now: isoTime(Date.now()),
-              onProgress: (checked, total) => process.stderr.write(`progress: checked ${checked.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows\n`),
-            }),
-          );
-          const total = result.added + result.updated;
-          process.stdout.write(`Imported ${total} ingredient${total === 1 ? "" : "s"} into workspace ${ws.slug} (${result.added} new, ${result.updated} updated)\n`);
-        }),
+          return withData(opts, ({ db, workspace }) => {
+            const ws = workspace();
+            const result = allOrNothing(file, () =>
+              importIngredients(db, ws.id, text, formatOf(file, text), {
+                update: opts.update === true,
+                now: isoTime(Date.now()),
+                onProgress: (checked, total) => io.err(`progress: checked ${checked.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows\n`),
+              }),
+            );
+            const total = result.added + result.updated;
+            io.out(`Imported ${total} ingredient${total === 1 ? "" : "s"} into workspace ${ws.slug} (${result.added} new, ${result.updated} updated)\n`);
+          });
+        },
       ),
     [
       "feedbase import ingredients prices.csv",
@@ -86,19 +101,16 @@ export function registerImport(program: Command): void {
       .option("--replace", "overwrite formulas whose id already exists")
       .addOption(dataOption())
       .action(
-        run((file: string, opts: { workspace: string; replace?: boolean; data: string }) => {
+        (file: string, opts: { workspace: string; replace?: boolean; data: string }) => {
           const text = readText(file);
-          const db = openExisting(opts.data);
-          const ws = requireWorkspace(db, opts.workspace);
-          const saved = allOrNothing(file, () => importFormulas(db, ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()) }));
-          process.stdout.write(`Imported ${saved.length} formula${saved.length === 1 ? "" : "s"} into workspace ${ws.slug}\n`);
-          printRows(saved, [["ID", (f) => f.id], ["NAME", (f) => f.name], ["TOTAL COST", (f) => f.totalCost.toFixed(2)]], false);
-          // Not a rejection: a saved formula is the formulator's record, but the admin should know.
-          for (const f of saved) {
-            const missed = checkConstraints(f).map((v) => `${v.target} ${v.value ?? "undefined (denominator 0)"} ${v.bound === "min" ? "<" : ">"} ${v.bound} ${v.limit}`);
-            if (missed.length > 0) process.stderr.write(`warning: ${f.id} does not meet its constraints: ${missed.join(", ")}\n`);
-          }
-        }),
+          return withData(opts, ({ db, workspace }) => {
+            const ws = workspace();
+            const saved = allOrNothing(file, () => importFormulas(db, ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()) }));
+            io.out(`Imported ${saved.length} formula${saved.length === 1 ? "" : "s"} into workspace ${ws.slug}\n`);
+            printRows(io, saved, [["ID", (f) => f.id], ["NAME", (f) => f.name], ["TOTAL COST", (f) => f.totalCost.toFixed(2)]], false);
+            warnUnmetLimits(io, saved);
+          });
+        },
       ),
     ["feedbase import formulas formulas.json", "feedbase import formulas corrected.json --replace --workspace north-mill"],
   );

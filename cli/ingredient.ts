@@ -2,10 +2,11 @@ import type { Command } from "commander";
 import { deleteIngredient } from "../src/store/ingredients.ts";
 import { transaction } from "../src/store/transaction.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, openExisting, run, withExamples } from "./common.ts";
+import { dataOption, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /** `feedbase ingredient delete`: admin clean-up (the API has no delete). */
-export function registerIngredient(program: Command): void {
+export function registerIngredient(program: Command, io: Io): void {
   const group = program.command("ingredient").description("ingredient clean-up (create and price changes go through the API or import)");
 
   withExamples(
@@ -15,12 +16,13 @@ export function registerIngredient(program: Command): void {
       .option("--workspace <slug>", "workspace holding the ingredient", "default")
       .addOption(dataOption())
       .action(
-        run((name: string, opts: { workspace: string; data: string }) => {
-          const db = openExisting(opts.data);
-          const ws = requireWorkspace(db, opts.workspace);
-          transaction(db, () => deleteIngredient(db, ws.id, name));
-          process.stdout.write(`Deleted ingredient ${name} from workspace ${ws.slug}\n`);
-        }),
+        (name: string, opts: { workspace: string; data: string }) => {
+          return withData(opts, ({ db, workspace }) => {
+            const ws = workspace();
+            transaction(db, () => deleteIngredient(db, ws.id, name));
+            io.out(`Deleted ingredient ${name} from workspace ${ws.slug}\n`);
+          });
+        },
       ),
     ["feedbase ingredient delete 'Meat and bone meal 50%'", "feedbase ingredient delete Maize --workspace north-mill"],
   );

@@ -1,6 +1,8 @@
 import { Option, type Command } from "commander";
-import { CliFailure, UsageError, dataOption, intInRange, openExisting, printRows, run, withExamples } from "./common.ts";
-import { createKey, identifyKey, listKeys, updateKey } from "../src/store/keys.ts";
+import { CliFailure, UsageError, dataOption, intInRange, printRows, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
+import type { Database } from "bun:sqlite";
+import { createKey, identifyKey, listKeys, setKeyActive, setKeyRateLimit, setKeyWrite } from "../src/store/keys.ts";
 import { API_KEY_PREFIX } from "../src/domain/ids.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { isoTime } from "../src/domain/time.ts";
@@ -19,16 +21,16 @@ function keyId(value: string): string {
 }
 
 /** The one key on stdin (surrounding whitespace dropped); the prompt goes to stderr only at a terminal. */
-async function keyFromStdin(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write("Paste the key, then press Enter and Ctrl-D:\n");
-  const key = (await Bun.stdin.text()).trim();
+async function keyFromStdin(io: Io): Promise<string> {
+  if (io.stdinIsTTY) io.err("Paste the key, then press Enter and Ctrl-D:\n");
+  const key = (await io.stdin()).trim();
   if (key === "") throw new UsageError("Give the key on stdin, e.g. feedbase key identify < erp.key");
   if (/\s/.test(key)) throw new UsageError("Give one key on stdin (the input holds several words; none is printed)");
   return key;
 }
 
 /** `feedbase key ...`: issue keys and change their permission, limit and state. Never prints a key twice. */
-export function registerKey(program: Command): void {
+export function registerKey(program: Command, io: Io): void {
   const group = program.command("key").description("API keys: issue, list, permissions, rate limits, (de)activation");
 
   withExamples(
@@ -42,20 +44,21 @@ export function registerKey(program: Command): void {
       .option("--json", "print one JSON object")
       .addOption(dataOption())
       .action(
-        run((opts: { workspace: string; write?: boolean; rateLimit: number; label?: string; json?: boolean; data: string }) => {
-          const db = openExisting(opts.data);
-          const ws = requireWorkspace(db, opts.workspace);
-          const write = opts.write === true;
-          const { id, key } = createKey(db, { workspaceId: ws.id, write, rateLimit: opts.rateLimit, label: opts.label ?? null, now: isoTime(Date.now()) });
-          if (opts.json) {
-            process.stdout.write(JSON.stringify({ id, key, workspace: ws.slug, write, rateLimit: opts.rateLimit, label: opts.label ?? null }) + "\n");
-          } else {
-            process.stdout.write(
-              `Key:    ${key}\nId:     ${id}\nAccess: ${write ? "read and write" : "read-only"}, ${opts.rateLimit} requests/hour, workspace ${ws.slug}\n` +
-                `Store the key now: it is not shown again.\n`,
-            );
-          }
-        }),
+        (opts: { workspace: string; write?: boolean; rateLimit: number; label?: string; json?: boolean; data: string }) => {
+          return withData(opts, ({ db, workspace }) => {
+            const ws = workspace();
+            const write = opts.write === true;
+            const { id, key } = createKey(db, { workspaceId: ws.id, write, rateLimit: opts.rateLimit, label: opts.label ?? null, now: isoTime(Date.now()) });
+            if (opts.json) {
+              io.out(JSON.stringify({ id, key, workspace: ws.slug, write, rateLimit: opts.rateLimit, label: opts.label ?? null }) + "\n");
+            } else {
+              io.out(
+                `Key:    ${key}\nId:     ${id}\nAccess: ${write ? "read and write" : "read-only"}, ${opts.rateLimit} requests/hour, workspace ${ws.slug}\n` +
+                  `Store the key now: it is not shown again.\n`,
+              );
+            }
+          });
+        },
       ),
     ["feedbase key create --write --label 'ERP sync'", "feedbase key create --workspace north-mill --rate-limit 1000 --json"],
   );
@@ -68,24 +71,25 @@ export function registerKey(program: Command): void {
       .option("--json", "one JSON object per line")
       .addOption(dataOption())
       .action(
-        run((opts: { workspace?: string; json?: boolean; data: string }) => {
-          const db = openExisting(opts.data);
-          const rows = listKeys(db, opts.workspace ? requireWorkspace(db, opts.workspace).id : undefined);
-          printRows(
-            rows,
-            [
-              ["ID", (k) => k.id],
-              ["WORKSPACE", (k) => k.workspace],
-              ["KEY", (k) => k.hint],
-              ["WRITE", (k) => (k.write ? "yes" : "no")],
-              ["ACTIVE", (k) => (k.active ? "yes" : "no")],
-              ["LIMIT/H", (k) => String(k.rateLimit)],
-              ["LABEL", (k) => k.label ?? ""],
-              ["CREATED", (k) => k.createdAt],
-            ],
-            opts.json,
-          );
-        }),
+        (opts: { workspace?: string; json?: boolean; data: string }) => {
+          return withData(opts, ({ db, workspace }) => {
+            const rows = listKeys(db, opts.workspace ? workspace().id : undefined);
+            printRows(io,
+              rows,
+              [
+                ["ID", (k) => k.id],
+                ["WORKSPACE", (k) => k.workspace],
+                ["KEY", (k) => k.hint],
+                ["WRITE", (k) => (k.write ? "yes" : "no")],
+                ["ACTIVE", (k) => (k.active ? "yes" : "no")],
+                ["LIMIT/H", (k) => String(k.rateLimit)],
+                ["LABEL", (k) => k.label ?? ""],
+                ["CREATED", (k) => k.createdAt],
+              ],
+              opts.json,
+            );
+          });
+        },
       ),
     ["feedbase key list", "feedbase key list --workspace default --json"],
   );
@@ -97,39 +101,39 @@ export function registerKey(program: Command): void {
       .option("--json", "print one JSON object")
       .addOption(dataOption())
       .action(
-        run(async (opts: { json?: boolean; data: string }) => {
-          const key = await keyFromStdin();
-          const found = identifyKey(openExisting(opts.data), key);
+        async (opts: { json?: boolean; data: string }) => {
+          const key = await keyFromStdin(io);
+          const found = await withData(opts, ({ db }) => identifyKey(db, key));
           if (!found) throw new CliFailure(`No key in ${opts.data} matches the key read from stdin (it is not printed)`);
-          if (opts.json) process.stdout.write(JSON.stringify(found) + "\n");
+          if (opts.json) io.out(JSON.stringify(found) + "\n");
           else {
             const access = `${found.write ? "read and write" : "read-only"}, ${found.rateLimit} requests/hour, ${found.active ? "active" : "deactivated"}`;
-            process.stdout.write(`${found.id}  (workspace ${found.workspace}, ${access}${found.label ? `, label ${JSON.stringify(found.label)}` : ""})\n`);
+            io.out(`${found.id}  (workspace ${found.workspace}, ${access}${found.label ? `, label ${JSON.stringify(found.label)}` : ""})\n`);
           }
-        }),
+        },
       ),
     ["feedbase key identify < erp.key", "printf '%s' \"$KEY\" | feedbase key identify --json"],
   );
 
-  const setter = (name: string, description: string, field: "can_write" | "active", value: number, done: string) =>
+  const setter = (name: string, description: string, change: (db: Database, id: string) => void, done: string) =>
     withExamples(
       group
         .command(`${name} <id>`)
         .description(description)
         .addOption(dataOption())
         .action(
-          run((given: string, opts: { data: string }) => {
+          async (given: string, opts: { data: string }) => {
             const id = keyId(given);
-            updateKey(openExisting(opts.data), id, field, value);
-            process.stdout.write(`${done} ${id}\n`);
-          }),
+            await withData(opts, ({ db }) => change(db, id));
+            io.out(`${done} ${id}\n`);
+          },
         ),
       [`feedbase key ${name} key_3hT9aQ0xLw2M`],
     );
-  setter("grant-write", "allow a key to POST and PUT", "can_write", 1, "Write permission granted to");
-  setter("revoke-write", "make a key read-only", "can_write", 0, "Write permission revoked from");
-  setter("deactivate", "refuse a key (401) from the next request on", "active", 0, "Deactivated");
-  setter("activate", "accept a deactivated key again", "active", 1, "Activated");
+  setter("grant-write", "allow a key to POST and PUT", (db, id) => setKeyWrite(db, id, true), "Write permission granted to");
+  setter("revoke-write", "make a key read-only", (db, id) => setKeyWrite(db, id, false), "Write permission revoked from");
+  setter("deactivate", "refuse a key (401) from the next request on", (db, id) => setKeyActive(db, id, false), "Deactivated");
+  setter("activate", "accept a deactivated key again", (db, id) => setKeyActive(db, id, true), "Activated");
 
   withExamples(
     group
@@ -137,12 +141,12 @@ export function registerKey(program: Command): void {
       .description("set a key's requests per hour (applies to the running server at once)")
       .addOption(dataOption())
       .action(
-        run((given: string, n: string, opts: { data: string }) => {
+        async (given: string, n: string, opts: { data: string }) => {
           const id = keyId(given);
           const limit = intInRange("rate limit", 1, RATE_LIMIT_MAX)(n);
-          updateKey(openExisting(opts.data), id, "rate_limit", limit);
-          process.stdout.write(`Rate limit of ${id} is now ${limit} requests/hour\n`);
-        }),
+          await withData(opts, ({ db }) => setKeyRateLimit(db, id, limit));
+          io.out(`Rate limit of ${id} is now ${limit} requests/hour\n`);
+        },
       ),
     ["feedbase key set-rate-limit key_3hT9aQ0xLw2M 1000"],
   );

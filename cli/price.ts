@@ -2,10 +2,11 @@ import type { Command } from "commander";
 import { sparkline } from "../src/domain/sparkline.ts";
 import { priceHistory } from "../src/store/price-history.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, instantOption, openExisting, printDocument, printRows, run, withExamples } from "./common.ts";
+import { dataOption, instantOption, printDocument, printRows, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /** `feedbase price history`: what an ingredient cost, and when (the data of GET /v1/prices/:name). */
-export function registerPrice(program: Command): void {
+export function registerPrice(program: Command, io: Io): void {
   const group = program.command("price").description("price history of the ingredients (prices change through the API or import)");
 
   withExamples(
@@ -18,28 +19,29 @@ export function registerPrice(program: Command): void {
       .option("--json", "print the API's data as one JSON document")
       .addOption(dataOption())
       .action(
-        run((name: string, opts: { from?: string; to?: string; workspace: string; json?: boolean; data: string }) => {
-          const db = openExisting(opts.data);
-          const found = priceHistory(db, requireWorkspace(db, opts.workspace).id, name, { from: opts.from, to: opts.to });
-          if (opts.json) return printDocument(found);
-          const { history } = found;
-          process.stdout.write(`${found.name} (${found.category}): ${found.price} per ton, ${found.inStock ? "in stock" : "out of stock"}\n`);
-          if (history.length > 0) {
-            const prices = history.map((e) => e.price).reverse();
-            const span = `${history.at(-1)!.at} to ${history[0]!.at}`;
-            process.stdout.write(`${sparkline(prices)}  ${prices[0]} → ${prices.at(-1)} (low ${Math.min(...prices)}, high ${Math.max(...prices)}; ${span})\n`);
-          }
-          printRows(
-            history,
-            [
-              ["AT", (e) => e.at],
-              ["PRICE", (e) => String(e.price)],
-              ["IN STOCK", (e) => (e.inStock ? "yes" : "no")],
-              ["SOURCE", (e) => e.source],
-            ],
-            false,
-          );
-        }),
+        (name: string, opts: { from?: string; to?: string; workspace: string; json?: boolean; data: string }) => {
+          return withData(opts, ({ db, workspace }) => {
+            const found = priceHistory(db, workspace().id, name, { from: opts.from, to: opts.to });
+            if (opts.json) return printDocument(io, found);
+            const { history } = found;
+            io.out(`${found.name} (${found.category}): ${found.price} per ton, ${found.inStock ? "in stock" : "out of stock"}\n`);
+            if (history.length > 0) {
+              const prices = history.map((e) => e.price).reverse();
+              const span = `${history.at(-1)!.at} to ${history[0]!.at}`;
+              io.out(`${sparkline(prices)}  ${prices[0]} → ${prices.at(-1)} (low ${Math.min(...prices)}, high ${Math.max(...prices)}; ${span})\n`);
+            }
+            printRows(io,
+              history,
+              [
+                ["AT", (e) => e.at],
+                ["PRICE", (e) => String(e.price)],
+                ["IN STOCK", (e) => (e.inStock ? "yes" : "no")],
+                ["SOURCE", (e) => e.source],
+              ],
+              false,
+            );
+          });
+        },
       ),
     [
       "feedbase price history 'Soybean meal 48%'",

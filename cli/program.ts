@@ -1,4 +1,4 @@
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { registerBackup } from "./backup.ts";
 import { registerDemo } from "./demo.ts";
 import { registerExport } from "./export.ts";
@@ -16,12 +16,14 @@ import { registerVersion } from "./version.ts";
 import { registerWebhook } from "./webhook.ts";
 import { registerWorkspace } from "./workspace.ts";
 import { VERSION } from "../src/version.ts";
+import { reportFailure } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /**
  * The `feedbase` program: one file per command group registers itself here.
- * @example await buildProgram().parseAsync(["node", "feedbase", "key", "list"])
+ * @example await buildProgram(processIo).parseAsync(["key", "list"], { from: "user" })
  */
-export function buildProgram(): Command {
+export function buildProgram(io: Io): Command {
   const program = new Command("feedbase")
     .description("feedbase: the feed mill's ingredient database, formulas, v1 HTTP API and signed webhooks")
     .version(VERSION, "-V, --version", "print the version (as `feedbase version`)")
@@ -29,24 +31,24 @@ export function buildProgram(): Command {
     // Program options (--version) come before the command, so a group may have subcommands with their own options.
     .enablePositionalOptions()
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text) });
+    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (text, write) => write(text) });
   // One line per command group, in the order `feedbase --help` lists them.
-  registerServe(program);
-  registerWorkspace(program);
-  registerKey(program);
-  registerWebhook(program);
-  registerDemo(program);
-  registerImport(program);
-  registerExport(program);
-  registerIngredient(program);
-  registerFormula(program);
-  registerPrice(program);
-  registerReport(program);
-  registerBackup(program);
-  registerRestore(program);
-  registerOpenApi(program);
-  registerReceive(program);
-  registerVersion(program);
+  registerServe(program, io);
+  registerWorkspace(program, io);
+  registerKey(program, io);
+  registerWebhook(program, io);
+  registerDemo(program, io);
+  registerImport(program, io);
+  registerExport(program, io);
+  registerIngredient(program, io);
+  registerFormula(program, io);
+  registerPrice(program, io);
+  registerReport(program, io);
+  registerBackup(program, io);
+  registerRestore(program, io);
+  registerOpenApi(program, io);
+  registerReceive(program, io);
+  registerVersion(program, io);
   // Every subcommand exits like the program: asked-for help is 0, any usage error 2.
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();
@@ -57,15 +59,20 @@ export function buildProgram(): Command {
 }
 
 /**
- * Parse argv; commander's own errors (unknown option, missing argument) are usage errors: exit 2.
- * Help asked for (`--help`, `help <command>`) and `--version` exit 0; a group named without its
- * subcommand (`feedbase`, `feedbase key`) prints its help on stderr and exits 2: it did nothing.
+ * Run one command line (the arguments after `feedbase`) and return its exit code: commander's own
+ * errors (unknown option, missing argument) are usage errors, 2; help asked for (`--help`, `help
+ * <command>`) and `--version` are 0; a group named without its subcommand (`feedbase`, `feedbase key`)
+ * prints its help on stderr and is 2: it did nothing. A command's failure is one line on stderr
+ * (`reportFailure`). `serve` and `receive` return 0 once listening and keep the process alive.
+ * @example const code = await main(["key", "list", "--json"], io)
  */
-export async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[], io: Io): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    await buildProgram(io).parseAsync(argv, { from: "user" });
+    return 0;
   } catch (error) {
-    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-    throw error;
+    // commander has printed its own errors already; an InvalidArgumentError out of an action is ours.
+    if (error instanceof CommanderError && !(error instanceof InvalidArgumentError)) return error.exitCode === 0 ? 0 : 2;
+    return reportFailure(error, io);
   }
 }

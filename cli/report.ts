@@ -1,13 +1,14 @@
 import type { Command } from "commander";
 import { costChanges } from "../src/store/costs.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, instantOption, openExisting, printDocument, printRows, run, signed, withExamples } from "./common.ts";
+import { dataOption, instantOption, printDocument, printRows, signed, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /** Drivers shown in the table's last column; `--json` has them all. */
 const DRIVERS_SHOWN = 3;
 
 /** `feedbase report cost-changes`: which formulas moved, and why (the data of GET /v1/reports/cost-changes). */
-export function registerReport(program: Command): void {
+export function registerReport(program: Command, io: Io): void {
   const group = program.command("report").description("reports over the workspace's data");
 
   withExamples(
@@ -19,33 +20,34 @@ export function registerReport(program: Command): void {
       .option("--json", "print the API's data as one JSON document")
       .addOption(dataOption())
       .action(
-        run((opts: { since?: string; workspace: string; json?: boolean; data: string }) => {
-          const db = openExisting(opts.data);
-          const changes = costChanges(db, requireWorkspace(db, opts.workspace).id, opts.since ?? null);
-          if (opts.json) return printDocument(changes);
-          const basis = opts.since ? `since ${opts.since}` : "since each formula was saved";
-          process.stdout.write(`Cost per batch at today's prices, ${basis}: ${changes.length} formula${changes.length === 1 ? "" : "s"} moved\n`);
-          printRows(
-            changes,
-            [
-              ["ID", (c) => c.id],
-              ["NAME", (c) => c.name],
-              ["THEN", (c) => c.costThen.toFixed(2)],
-              ["NOW", (c) => c.costNow.toFixed(2)],
-              ["CHANGE", (c) => signed(c.change)],
-              ["%", (c) => (c.changePercent === null ? "-" : signed(c.changePercent))],
+        (opts: { since?: string; workspace: string; json?: boolean; data: string }) => {
+          return withData(opts, ({ db, workspace }) => {
+            const changes = costChanges(db, workspace().id, opts.since ?? null);
+            if (opts.json) return printDocument(io, changes);
+            const basis = opts.since ? `since ${opts.since}` : "since each formula was saved";
+            io.out(`Cost per batch at today's prices, ${basis}: ${changes.length} formula${changes.length === 1 ? "" : "s"} moved\n`);
+            printRows(io,
+              changes,
               [
-                "DRIVERS",
-                (c) =>
-                  c.drivers
-                    .slice(0, DRIVERS_SHOWN)
-                    .map((d) => `${d.name} ${signed(d.change)}`)
-                    .join(", ") + (c.drivers.length > DRIVERS_SHOWN ? `, +${c.drivers.length - DRIVERS_SHOWN} more` : ""),
+                ["ID", (c) => c.id],
+                ["NAME", (c) => c.name],
+                ["THEN", (c) => c.costThen.toFixed(2)],
+                ["NOW", (c) => c.costNow.toFixed(2)],
+                ["CHANGE", (c) => signed(c.change)],
+                ["%", (c) => (c.changePercent === null ? "-" : signed(c.changePercent))],
+                [
+                  "DRIVERS",
+                  (c) =>
+                    c.drivers
+                      .slice(0, DRIVERS_SHOWN)
+                      .map((d) => `${d.name} ${signed(d.change)}`)
+                      .join(", ") + (c.drivers.length > DRIVERS_SHOWN ? `, +${c.drivers.length - DRIVERS_SHOWN} more` : ""),
+                ],
               ],
-            ],
-            false,
-          );
-        }),
+              false,
+            );
+          });
+        },
       ),
     ["feedbase report cost-changes", "feedbase report cost-changes --since 2026-10-01T00:00:00Z", "feedbase report cost-changes --workspace north-mill --json"],
   );

@@ -1,9 +1,10 @@
 import type { Command } from "commander";
 import { restoreFrom } from "../src/store/restore.ts";
-import { dataOption, run, withExamples } from "./common.ts";
+import { dataOption, withExamples } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /** `feedbase restore <backup>`: put a backup in place of the data file while no server holds it. */
-export function registerRestore(program: Command): void {
+export function registerRestore(program: Command, io: Io): void {
   withExamples(
     program
       .command("restore <backup>")
@@ -12,11 +13,11 @@ export function registerRestore(program: Command): void {
       )
       .addOption(dataOption())
       .action(
-        run((backup: string, opts: { data: string }) => {
+        (backup: string, opts: { data: string }) => {
           const { schema, previous } = restoreFrom(backup, opts.data, new Date());
-          process.stdout.write(`Restored ${backup} (schema version ${schema}) to ${opts.data}\n`);
-          if (previous) process.stdout.write(`The file it replaced is kept as ${previous}; remove it once the restore is confirmed\n`);
-        }),
+          io.out(`Restored ${backup} (schema version ${schema}) to ${opts.data}\n`);
+          if (previous) io.out(`The file it replaced is kept as ${previous}; remove it once the restore is confirmed\n`);
+        },
       ),
     [
       "systemctl stop feedbase && sudo -u feedbase feedbase restore /var/lib/feedbase/backups/feedbase-2026-11-23T02-00-00.000Z.db --data /var/lib/feedbase/feedbase.db && systemctl start feedbase",

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { PortInUseError, startService } from "../src/service.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
-import { CliFailure, dataOption, intInRange, onOff, oneOf, run, withExamples } from "./common.ts";
+import { CliFailure, dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
+import type { Io } from "./io.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
 
@@ -18,20 +19,33 @@ interface ServeOptions {
   retrySchedule?: number[];
   logLevel: LogLevel;
   accessLog: boolean;
+  metrics?: boolean;
+  metricsTokenFile?: string;
 }
 
-/** A PEM file named by an option; a missing, unreadable or non-PEM one is refused in one line. */
-function readPem(option: string, file: string): string {
-  let text: string;
+/** A file named by an option; a missing or unreadable one is refused in one line. */
+function readOptionFile(option: string, file: string): string {
   try {
-    text = readFileSync(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const cause = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "it is a directory" : (error as Error).message;
     throw new CliFailure(`Cannot read ${option} ${file}: ${cause}`);
   }
+}
+
+/** A PEM file named by an option; a non-PEM one is refused too. */
+function readPem(option: string, file: string): string {
+  const text = readOptionFile(option, file);
   if (!text.includes("-----BEGIN ")) throw new CliFailure(`${option} ${file} is not a PEM file (no -----BEGIN line)`);
   return text;
+}
+
+/** The metrics bearer token: the file's one word (a trailing newline is not part of it). */
+function readToken(file: string): string {
+  const token = readOptionFile("--metrics-token-file", file).trim();
+  if (!/^\S+$/.test(token)) throw new CliFailure(`--metrics-token-file ${file} must hold one token (no spaces), and it is ${token === "" ? "empty" : "several words"}`);
+  return token;
 }
 
 /** Start the service; the TLS library's refusal of a certificate or key becomes one line naming both files. */
@@ -49,7 +63,7 @@ function start(options: Parameters<typeof startService>[0], opts: ServeOptions):
 }
 
 /** `feedbase serve`: the API (and webhook delivery) until SIGINT/SIGTERM. */
-export function registerServe(program: Command): void {
+export function registerServe(program: Command, io: Io): void {
   const command = program
     .command("serve")
     .description("serve the v1 HTTP API and deliver webhooks (creates the data file if missing)")
@@ -73,8 +87,10 @@ export function registerServe(program: Command): void {
         .default(true, "on")
         .argParser(onOff("--access-log")),
     )
+    .addOption(new Option("--metrics [on|off]", "serve Prometheus metrics at GET /metrics").env("FEEDBASE_METRICS").argParser(onOff("--metrics")))
+    .addOption(new Option("--metrics-token-file <file>", "with --metrics: answer only Authorization: Bearer <the file's token>").env("FEEDBASE_METRICS_TOKEN_FILE"))
     .action(
-      run(async (opts: ServeOptions) => {
+      async (opts: ServeOptions) => {
         if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
         if (!opts.tlsCert && !opts.insecureHttp && !LOOPBACK.test(opts.host)) {
           throw new CliFailure(
@@ -82,9 +98,11 @@ export function registerServe(program: Command): void {
           );
         }
         const tls = opts.tlsCert && opts.tlsKey ? { cert: readPem("--tls-cert", opts.tlsCert), key: readPem("--tls-key", opts.tlsKey) } : undefined;
+        if (opts.metricsTokenFile !== undefined && !opts.metrics) throw new CliFailure("--metrics-token-file goes with --metrics");
+        const metrics = opts.metrics ? { token: opts.metricsTokenFile === undefined ? null : readToken(opts.metricsTokenFile) } : undefined;
         const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
         const service = start(
-          { dataPath: opts.data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(tls ? { tls } : {}) },
+          { dataPath: opts.data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
           opts,
         );
         service.logger.log("info", "listening", { url: service.url.href, data: opts.data });
@@ -96,6 +114,8 @@ export function registerServe(program: Command): void {
           retrySchedule: opts.retrySchedule ?? null,
           logLevel: opts.logLevel,
           accessLog: opts.accessLog,
+          metrics: opts.metrics ?? false,
+          metricsTokenFile: opts.metricsTokenFile ?? null,
         });
         let stopping = false;
         const stop = async () => {
@@ -107,12 +127,13 @@ export function registerServe(program: Command): void {
         };
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
-      }),
+      },
     );
   command.addHelpText("after", "\nEvery option can also be set by the environment variable shown beside it (the flag wins).");
   withExamples(command, [
     "feedbase serve --data /var/lib/feedbase/feedbase.db --port 8080",
     "FEEDBASE_PORT=9000 FEEDBASE_ACCESS_LOG=off feedbase serve",
     "feedbase serve --log-level warn --access-log off",
+    "feedbase serve --metrics --metrics-token-file /etc/feedbase/metrics.token",
   ]);
 }

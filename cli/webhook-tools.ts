@@ -4,7 +4,8 @@ import { listAttempts } from "../src/store/attempts.ts";
 import { listDeliveries } from "../src/store/deliveries.ts";
 import { requireWebhookTarget } from "../src/store/webhooks.ts";
 import { pingWebhook, type PingResult } from "../src/webhooks/ping.ts";
-import { CliFailure, dataOption, intInRange, openExisting, run, withExamples } from "./common.ts";
+import { CliFailure, dataOption, intInRange, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /** The start of a receiver's answer on one line. */
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -16,16 +17,16 @@ function outcome(r: PingResult): string {
 
 /**
  * Ping webhook `id` and print what came back; true when the receiver answered 2xx.
- * @example const ok = await reportPing(db, "wh_Zp8c1LmQ04sA", { json: false, timeoutMs: 10_000 })
+ * @example const ok = await reportPing(io, db, "wh_Zp8c1LmQ04sA", { json: false, timeoutMs: 10_000 })
  */
-export async function reportPing(db: Database, id: string, options: { json: boolean; timeoutMs: number }): Promise<{ ok: boolean; result: PingResult }> {
+export async function reportPing(io: Io, db: Database, id: string, options: { json: boolean; timeoutMs: number }): Promise<{ ok: boolean; result: PingResult }> {
   const target = requireWebhookTarget(db, id);
   const result = await pingWebhook(target, { nowMs: Date.now(), timeoutMs: options.timeoutMs });
   const ok = result.error === null;
   if (!options.json) {
     const lines = [`Ping ${result.id} to ${target.url}: ${ok ? "answered " : "failed, "}${outcome(result)}`];
     if (result.bodyStart !== "") lines.push(`  body: ${oneLine(result.bodyStart)}`);
-    process.stdout.write(lines.join("\n") + "\n");
+    io.out(lines.join("\n") + "\n");
   }
   return { ok, result };
 }
@@ -39,7 +40,7 @@ const timeoutOption = () => new Option("--timeout <seconds>", "how long to wait 
  * `webhook ping` and `webhook deliveries show`: the tools an integrator's first hour needs.
  * @example registerWebhookTools(group, deliveriesCommand)
  */
-export function registerWebhookTools(group: Command, deliveries: Command): void {
+export function registerWebhookTools(group: Command, deliveries: Command, io: Io): void {
   withExamples(
     group
       .command("ping <id>")
@@ -48,11 +49,11 @@ export function registerWebhookTools(group: Command, deliveries: Command): void 
       .option("--json", "print one JSON object")
       .addOption(dataOption())
       .action(
-        run(async (id: string, opts: { timeout: number; json?: boolean; data: string }) => {
-          const { ok, result } = await reportPing(openExisting(opts.data), id, { json: Boolean(opts.json), timeoutMs: opts.timeout * 1000 });
-          if (opts.json) process.stdout.write(JSON.stringify({ webhook: id, ...pingJson(result) }) + "\n");
+        async (id: string, opts: { timeout: number; json?: boolean; data: string }) => {
+          const { ok, result } = await withData(opts, ({ db }) => reportPing(io, db, id, { json: Boolean(opts.json), timeoutMs: opts.timeout * 1000 }));
+          if (opts.json) io.out(JSON.stringify({ webhook: id, ...pingJson(result) }) + "\n");
           if (!ok) throw new CliFailure(`The receiver of ${id} did not accept the ping: ${outcome(result)}`);
-        }),
+        },
       ),
     ["feedbase webhook ping wh_Zp8c1LmQ04sA", "feedbase webhook ping wh_Zp8c1LmQ04sA --timeout 3 --json"],
   );
@@ -64,24 +65,25 @@ export function registerWebhookTools(group: Command, deliveries: Command): void 
       .option("--json", "print one JSON object, attempts included")
       .addOption(dataOption())
       .action(
-        run((id: string, opts: { json?: boolean; data: string }) => {
-          const db = openExisting(opts.data);
-          const [delivery] = listDeliveries(db, { id, limit: 1 });
-          if (!delivery) throw new CliFailure(`No delivery with id ${id} (see feedbase webhook deliveries)`);
-          const attempts = listAttempts(db, id);
-          if (opts.json) {
-            process.stdout.write(JSON.stringify({ ...delivery, attemptHistory: attempts }) + "\n");
-            return;
-          }
-          const head = [
-            `Delivery:  ${delivery.id} (webhook ${delivery.webhookId})`,
-            `Event:     ${delivery.event} for ${delivery.ingredient}, created ${delivery.createdAt}`,
-            `Status:    ${delivery.status}${delivery.nextAttemptAt ? `, next attempt ${delivery.nextAttemptAt}` : ""} (${delivery.attempts} on the current schedule)`,
-            `Attempts:`,
-          ];
-          const rows = attempts.map((a) => `  ${String(a.number).padStart(3)}  ${a.at}  ${String(a.ms).padStart(6)} ms  ${a.error ?? `HTTP ${a.status}`}`);
-          process.stdout.write([...head, ...(rows.length > 0 ? rows : ["  (none yet)"])].join("\n") + "\n");
-        }),
+        (id: string, opts: { json?: boolean; data: string }) => {
+          return withData(opts, ({ db }) => {
+            const [delivery] = listDeliveries(db, { id, limit: 1 });
+            if (!delivery) throw new CliFailure(`No delivery with id ${id} (see feedbase webhook deliveries)`);
+            const attempts = listAttempts(db, id);
+            if (opts.json) {
+              io.out(JSON.stringify({ ...delivery, attemptHistory: attempts }) + "\n");
+              return;
+            }
+            const head = [
+              `Delivery:  ${delivery.id} (webhook ${delivery.webhookId})`,
+              `Event:     ${delivery.event} for ${delivery.ingredient}, created ${delivery.createdAt}`,
+              `Status:    ${delivery.status}${delivery.nextAttemptAt ? `, next attempt ${delivery.nextAttemptAt}` : ""} (${delivery.attempts} on the current schedule)`,
+              `Attempts:`,
+            ];
+            const rows = attempts.map((a) => `  ${String(a.number).padStart(3)}  ${a.at}  ${String(a.ms).padStart(6)} ms  ${a.error ?? `HTTP ${a.status}`}`);
+            io.out([...head, ...(rows.length > 0 ? rows : ["  (none yet)"])].join("\n") + "\n");
+          });
+        },
       ),
     ["feedbase webhook deliveries show dlv_0aQ7vM2xPp9kLr3B", "feedbase webhook deliveries show dlv_0aQ7vM2xPp9kLr3B --json"],
   );

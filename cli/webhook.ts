@@ -9,32 +9,39 @@ import { requireWorkspace } from "../src/store/workspaces.ts";
 import { parseRetrySchedule } from "../src/webhooks/retry.ts";
 import { generateSecret, validateSuppliedSecret } from "../src/webhooks/sign.ts";
 import { pingJson, registerWebhookTools, reportPing } from "./webhook-tools.ts";
-import { CliFailure, UsageError, dataOption, intInRange, oneOf, openExisting, printRows, run, withExamples } from "./common.ts";
+import { CliFailure, UsageError, dataOption, intInRange, oneOf, printRows, withData, withExamples } from "./common.ts";
+import type { Io } from "./io.ts";
 
 /**
- * A secret an admin supplies: `--secret-file` (its trailing newline is not part of the secret), else
- * env `FEEDBASE_WEBHOOK_SECRET`, else undefined. Never an argument: command lines end up in shell
- * history and `ps`. Too short a secret is a usage error (exit 2).
- * @example const secret = suppliedSecret(opts.secretFile) ?? generateSecret()
+ * A secret file's content; its trailing newline is not part of the secret. Unreadable: exit 1.
+ * @example const secret = checkedSecret(readSecretFile("erp.secret"))
  */
-export function suppliedSecret(secretFile: string | undefined): string | undefined {
-  let secret: string | undefined;
-  if (secretFile !== undefined) {
-    try {
-      secret = readFileSync(secretFile, "utf8").replace(/\r?\n$/, "");
-    } catch (error) {
-      throw new CliFailure(`Cannot read secret file ${secretFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  } else {
-    secret = process.env.FEEDBASE_WEBHOOK_SECRET || undefined;
+export function readSecretFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8").replace(/\r?\n$/, "");
+  } catch (error) {
+    throw new CliFailure(`Cannot read secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  if (secret === undefined) return undefined;
+}
+
+/** The secret, when it is fit to sign with; too short is a usage error (exit 2). @example checkedSecret("whsec_…") */
+export function checkedSecret(secret: string): string {
   try {
     validateSuppliedSecret(secret);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   return secret;
+}
+
+/**
+ * A secret an admin supplies: `--secret-file`, else env `FEEDBASE_WEBHOOK_SECRET`, else undefined.
+ * Never an argument: command lines end up in shell history and `ps`.
+ * @example const secret = suppliedSecret(io, opts.secretFile) ?? generateSecret()
+ */
+export function suppliedSecret(io: Io, secretFile: string | undefined): string | undefined {
+  const secret = secretFile !== undefined ? readSecretFile(secretFile) : io.env.FEEDBASE_WEBHOOK_SECRET || undefined;
+  return secret === undefined ? undefined : checkedSecret(secret);
 }
 
 /**
@@ -74,7 +81,7 @@ function requireHttpUrl(text: string): string {
 const secretFileHelp = "read the secret from this file (default: env FEEDBASE_WEBHOOK_SECRET, else a new one is generated)";
 
 /** `feedbase webhook ...`: register receivers and look after their deliveries. Only `add` and `rotate-secret` print a secret. */
-export function registerWebhook(program: Command): void {
+export function registerWebhook(program: Command, io: Io): void {
   const group = program.command("webhook").description("signed webhooks: register receivers, inspect and retry deliveries");
 
   withExamples(
@@ -88,25 +95,26 @@ export function registerWebhook(program: Command): void {
       .option("--json", "print one JSON object (with --ping, its answer under ping)")
       .addOption(dataOption())
       .action(
-        run(async (target: string, opts: { workspace: string; events?: EventType[]; secretFile?: string; ping?: boolean; json?: boolean; data: string }) => {
+        async (target: string, opts: { workspace: string; events?: EventType[]; secretFile?: string; ping?: boolean; json?: boolean; data: string }) => {
           const url = requireHttpUrl(target);
-          const secret = suppliedSecret(opts.secretFile) ?? generateSecret();
-          const db = openExisting(opts.data);
-          const ws = requireWorkspace(db, opts.workspace);
-          const events = opts.events ?? null;
-          const id = createWebhook(db, { workspaceId: ws.id, url, secret, events, now: isoTime(Date.now()) });
-          if (!opts.json) {
-            process.stdout.write(
-              `Webhook: ${id}\nSecret:  ${secret}\nURL:     ${url} (events: ${events?.join(", ") ?? DEFAULT_EVENTS}; workspace ${ws.slug})\n` +
-                `Give the secret to the receiver now: only rotate-secret shows a secret again (a new one).\n`,
-            );
-          }
-          const ping = opts.ping ? (await reportPing(db, id, { json: Boolean(opts.json), timeoutMs: 10_000 })).result : undefined;
-          if (opts.json) {
-            const pinged = ping ? { ping: pingJson(ping) } : {};
-            process.stdout.write(JSON.stringify({ id, secret, url, workspace: ws.slug, events, ...pinged }) + "\n");
-          }
-        }),
+          const secret = suppliedSecret(io, opts.secretFile) ?? generateSecret();
+          return withData(opts, async ({ db, workspace }) => {
+            const ws = workspace();
+            const events = opts.events ?? null;
+            const id = createWebhook(db, { workspaceId: ws.id, url, secret, events, now: isoTime(Date.now()) });
+            if (!opts.json) {
+              io.out(
+                `Webhook: ${id}\nSecret:  ${secret}\nURL:     ${url} (events: ${events?.join(", ") ?? DEFAULT_EVENTS}; workspace ${ws.slug})\n` +
+                  `Give the secret to the receiver now: only rotate-secret shows a secret again (a new one).\n`,
+              );
+            }
+            const ping = opts.ping ? (await reportPing(io, db, id, { json: Boolean(opts.json), timeoutMs: 10_000 })).result : undefined;
+            if (opts.json) {
+              const pinged = ping ? { ping: pingJson(ping) } : {};
+              io.out(JSON.stringify({ id, secret, url, workspace: ws.slug, events, ...pinged }) + "\n");
+            }
+          });
+        },
       ),
     [
       "feedbase webhook add https://erp.example.com/hooks/feedbase",
@@ -123,23 +131,24 @@ export function registerWebhook(program: Command): void {
       .option("--json", "one JSON object per line (events: null means all but the opt-in ones)")
       .addOption(dataOption())
       .action(
-        run((opts: { workspace?: string; json?: boolean; data: string }) => {
-          const db = openExisting(opts.data);
-          printRows(
-            listWebhooks(db, opts.workspace ? requireWorkspace(db, opts.workspace).id : undefined),
-            [
-              ["ID", (w) => w.id],
-              ["WORKSPACE", (w) => w.workspace],
-              ["URL", (w) => w.url],
-              ["EVENTS", (w) => w.events?.join(",") ?? "default"],
-              ["STATUS", (w) => (w.status === "enabled" ? "enabled" : `disabled (${w.disabledReason ?? "no reason given"})`)],
-              ["PENDING", (w) => String(w.pending)],
-              ["FAILED", (w) => String(w.failed)],
-              ["CREATED", (w) => w.createdAt],
-            ],
-            opts.json,
-          );
-        }),
+        (opts: { workspace?: string; json?: boolean; data: string }) => {
+          return withData(opts, ({ db, workspace }) => {
+            printRows(io,
+              listWebhooks(db, opts.workspace ? workspace().id : undefined),
+              [
+                ["ID", (w) => w.id],
+                ["WORKSPACE", (w) => w.workspace],
+                ["URL", (w) => w.url],
+                ["EVENTS", (w) => w.events?.join(",") ?? "default"],
+                ["STATUS", (w) => (w.status === "enabled" ? "enabled" : `disabled (${w.disabledReason ?? "no reason given"})`)],
+                ["PENDING", (w) => String(w.pending)],
+                ["FAILED", (w) => String(w.failed)],
+                ["CREATED", (w) => w.createdAt],
+              ],
+              opts.json,
+            );
+          });
+        },
       ),
     ["feedbase webhook list", "feedbase webhook list --workspace default --json"],
   );
@@ -150,11 +159,12 @@ export function registerWebhook(program: Command): void {
       .description("delete a webhook; its pending deliveries are cancelled")
       .addOption(dataOption())
       .action(
-        run((id: string, opts: { data: string }) => {
-          const db = openExisting(opts.data);
-          const cancelled = transaction(db, () => removeWebhook(db, id));
-          process.stdout.write(`Removed ${id} (${cancelled} pending ${cancelled === 1 ? "delivery" : "deliveries"} cancelled)\n`);
-        }),
+        (id: string, opts: { data: string }) => {
+          return withData(opts, ({ db }) => {
+            const cancelled = transaction(db, () => removeWebhook(db, id));
+            io.out(`Removed ${id} (${cancelled} pending ${cancelled === 1 ? "delivery" : "deliveries"} cancelled)\n`);
+          });
+        },
       ),
     ["feedbase webhook remove wh_Zp8c1LmQ04sA"],
   );
@@ -165,10 +175,10 @@ export function registerWebhook(program: Command): void {
       .description("stop delivering: no new deliveries, pending ones wait for enable")
       .addOption(dataOption())
       .action(
-        run((id: string, opts: { data: string }) => {
-          setWebhookEnabled(openExisting(opts.data), id, false, `disabled by an admin at ${isoTime(Date.now())}`);
-          process.stdout.write(`Disabled ${id}\n`);
-        }),
+        async (id: string, opts: { data: string }) => {
+          await withData(opts, ({ db }) => setWebhookEnabled(db, id, false, `disabled by an admin at ${isoTime(Date.now())}`));
+          io.out(`Disabled ${id}\n`);
+        },
       ),
     ["feedbase webhook disable wh_Zp8c1LmQ04sA"],
   );
@@ -179,12 +189,13 @@ export function registerWebhook(program: Command): void {
       .description("deliver again (also after a receiver's 410); pending deliveries resume")
       .addOption(dataOption())
       .action(
-        run((id: string, opts: { data: string }) => {
-          const db = openExisting(opts.data);
-          setWebhookEnabled(db, id, true);
-          const pending = pendingCount(db, id);
-          process.stdout.write(`Enabled ${id} (${pending} pending ${pending === 1 ? "delivery resumes" : "deliveries resume"})\n`);
-        }),
+        (id: string, opts: { data: string }) => {
+          return withData(opts, ({ db }) => {
+            setWebhookEnabled(db, id, true);
+            const pending = pendingCount(db, id);
+            io.out(`Enabled ${id} (${pending} pending ${pending === 1 ? "delivery resumes" : "deliveries resume"})\n`);
+          });
+        },
       ),
     ["feedbase webhook enable wh_Zp8c1LmQ04sA"],
   );
@@ -197,12 +208,12 @@ export function registerWebhook(program: Command): void {
       .option("--json", "print one JSON object")
       .addOption(dataOption())
       .action(
-        run((id: string, opts: { secretFile?: string; json?: boolean; data: string }) => {
-          const secret = suppliedSecret(opts.secretFile) ?? generateSecret();
-          setWebhookSecret(openExisting(opts.data), id, secret);
-          if (opts.json) process.stdout.write(JSON.stringify({ id, secret }) + "\n");
-          else process.stdout.write(`Webhook: ${id}\nSecret:  ${secret}\nEvery attempt from now on, pending deliveries included, is signed with it.\n`);
-        }),
+        async (id: string, opts: { secretFile?: string; json?: boolean; data: string }) => {
+          const secret = suppliedSecret(io, opts.secretFile) ?? generateSecret();
+          await withData(opts, ({ db }) => setWebhookSecret(db, id, secret));
+          if (opts.json) io.out(JSON.stringify({ id, secret }) + "\n");
+          else io.out(`Webhook: ${id}\nSecret:  ${secret}\nEvery attempt from now on, pending deliveries included, is signed with it.\n`);
+        },
       ),
     ["feedbase webhook rotate-secret wh_Zp8c1LmQ04sA", "feedbase webhook rotate-secret wh_Zp8c1LmQ04sA --secret-file new.secret --json"],
   );
@@ -220,31 +231,32 @@ export function registerWebhook(program: Command): void {
       // `deliveries show <id> --data f`: the options after `show` are show's own.
       .enablePositionalOptions()
       .action(
-        run((opts: { status?: DeliveryStatus; limit: number; webhook?: string; workspace?: string; json?: boolean; data: string }) => {
-          const db = openExisting(opts.data);
-          const rows = listDeliveries(db, {
-            status: opts.status,
-            limit: opts.limit,
-            webhookId: opts.webhook,
-            workspaceId: opts.workspace ? requireWorkspace(db, opts.workspace).id : undefined,
+        (opts: { status?: DeliveryStatus; limit: number; webhook?: string; workspace?: string; json?: boolean; data: string }) => {
+          return withData(opts, ({ db, workspace }) => {
+            const rows = listDeliveries(db, {
+              status: opts.status,
+              limit: opts.limit,
+              webhookId: opts.webhook,
+              workspaceId: opts.workspace ? workspace().id : undefined,
+            });
+            printRows(io,
+              rows,
+              [
+                ["ID", (d) => d.id],
+                ["WEBHOOK", (d) => d.webhookId],
+                ["EVENT", (d) => d.event],
+                ["INGREDIENT", (d) => d.ingredient],
+                ["STATUS", (d) => d.status],
+                ["ATTEMPTS", (d) => String(d.attempts)],
+                ["LAST", (d) => (d.lastStatus === null ? "-" : String(d.lastStatus))],
+                ["ERROR", (d) => d.lastError ?? ""],
+                ["NEXT ATTEMPT", (d) => d.nextAttemptAt ?? ""],
+                ["CREATED", (d) => d.createdAt],
+              ],
+              opts.json,
+            );
           });
-          printRows(
-            rows,
-            [
-              ["ID", (d) => d.id],
-              ["WEBHOOK", (d) => d.webhookId],
-              ["EVENT", (d) => d.event],
-              ["INGREDIENT", (d) => d.ingredient],
-              ["STATUS", (d) => d.status],
-              ["ATTEMPTS", (d) => String(d.attempts)],
-              ["LAST", (d) => (d.lastStatus === null ? "-" : String(d.lastStatus))],
-              ["ERROR", (d) => d.lastError ?? ""],
-              ["NEXT ATTEMPT", (d) => d.nextAttemptAt ?? ""],
-              ["CREATED", (d) => d.createdAt],
-            ],
-            opts.json,
-          );
-        }),
+        },
       ),
     ["feedbase webhook deliveries --status failed", "feedbase webhook deliveries --webhook wh_Zp8c1LmQ04sA --limit 10 --json"],
   );
@@ -261,24 +273,25 @@ export function registerWebhook(program: Command): void {
       .option("--webhook <id>", "with --failed or --pending: only this webhook's")
       .addOption(dataOption())
       .action(
-        run((ids: string[], opts: { failed?: boolean; pending?: boolean; webhook?: string; data: string }) => {
+        (ids: string[], opts: { failed?: boolean; pending?: boolean; webhook?: string; data: string }) => {
           const modes = [ids.length > 0, Boolean(opts.failed), Boolean(opts.pending)].filter(Boolean).length;
           if (modes !== 1) throw new UsageError("give delivery ids, --failed or --pending (one of the three)");
           if (opts.webhook !== undefined && ids.length > 0) throw new UsageError("--webhook goes with --failed or --pending");
-          const db = openExisting(opts.data);
-          const nowMs = Date.now();
-          const plural = (n: number) => `${n} ${n === 1 ? "delivery" : "deliveries"}`;
-          if (opts.failed) process.stdout.write(`Re-queued ${plural(retryFailed(db, nowMs, isoTime(nowMs), opts.webhook))}\n`);
-          else if (opts.pending) process.stdout.write(`Made ${plural(retryPending(db, nowMs, isoTime(nowMs), opts.webhook))} due now\n`);
-          else {
-            const result = transaction(db, () => retryDeliveries(db, [...new Set(ids)], nowMs, isoTime(nowMs)));
-            const lines = [
-              ...(result.requeued > 0 || result.dueNow === 0 ? [`Re-queued ${plural(result.requeued)}`] : []),
-              ...(result.dueNow > 0 ? [`Made ${plural(result.dueNow)} due now (pending; earlier ones for the same ingredient go first)`] : []),
-            ];
-            process.stdout.write(lines.join("\n") + "\n");
-          }
-        }),
+          return withData(opts, ({ db }) => {
+            const nowMs = Date.now();
+            const plural = (n: number) => `${n} ${n === 1 ? "delivery" : "deliveries"}`;
+            if (opts.failed) io.out(`Re-queued ${plural(retryFailed(db, nowMs, isoTime(nowMs), opts.webhook))}\n`);
+            else if (opts.pending) io.out(`Made ${plural(retryPending(db, nowMs, isoTime(nowMs), opts.webhook))} due now\n`);
+            else {
+              const result = transaction(db, () => retryDeliveries(db, [...new Set(ids)], nowMs, isoTime(nowMs)));
+              const lines = [
+                ...(result.requeued > 0 || result.dueNow === 0 ? [`Re-queued ${plural(result.requeued)}`] : []),
+                ...(result.dueNow > 0 ? [`Made ${plural(result.dueNow)} due now (pending; earlier ones for the same ingredient go first)`] : []),
+              ];
+              io.out(lines.join("\n") + "\n");
+            }
+          });
+        },
       ),
     [
       "feedbase webhook retry dlv_0aQ7vM2xPp9kLr3B dlv_7Hc2WmQ9xZr4TpLa",
@@ -287,5 +300,5 @@ export function registerWebhook(program: Command): void {
     ],
   );
 
-  registerWebhookTools(group, deliveries);
+  registerWebhookTools(group, deliveries, io);
 }

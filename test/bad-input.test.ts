@@ -133,12 +133,12 @@ describe(`bad input (seed ${SEED}, ${COUNT} requests)`, () => {
             const answer = await raw(t.service.port, `${c.method} ${c.path} HTTP/1.1\r\nHost: x\r\n${head}Connection: close\r\n\r\n`);
             status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
           } else {
-            const res = await fetch(t.url + c.path, { method: c.method, headers: c.headers, ...(c.body !== undefined ? { body: c.body } : {}) });
-            status = res.status;
-            const text = await res.text();
-            // Bun's HTTP parser refuses some headers itself (400, 431) before feedbase sees the request: those carry no X-Request-Id.
+            // In-process, through the server's own fetch function: the corpus is about feedbase's answers,
+            // and the socket-level cases (a lying Content-Length) go over the wire above.
             const sent = new URL(t.url + c.path);
-            if (res.headers.has("x-request-id")) checkContract(c.method, sent.pathname + sent.search, status, text);
+            const res = await t.service.fetch(new Request(sent.href, { method: c.method, headers: c.headers, ...(c.body !== undefined ? { body: c.body } : {}) }));
+            status = res.status;
+            checkContract(c.method, sent.pathname + sent.search, status, await res.text());
           }
         } catch (error) {
           failures.push(`#${index} ${c.method} ${c.path.slice(0, 80)}: ${String(error)}`);

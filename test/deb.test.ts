@@ -20,6 +20,9 @@ const FILES: Record<string, string> = {
   "usr/share/doc/feedbase/README.md": "-rw-r--r--",
   "usr/share/doc/feedbase/changelog.gz": "-rw-r--r--",
   "usr/share/doc/feedbase/copyright": "-rw-r--r--",
+  "usr/share/doc/feedbase/examples/feedbase-alerts.yml": "-rw-r--r--",
+  "usr/share/doc/feedbase/examples/litestream.yml": "-rw-r--r--",
+  "usr/share/doc/feedbase/examples/prometheus.yml": "-rw-r--r--",
   "usr/share/lintian/overrides/feedbase": "-rw-r--r--",
 };
 const UNITS = Object.keys(FILES).filter((f) => f.startsWith("lib/systemd/system/"));

@@ -54,6 +54,38 @@ describe("the compiled executable (dist/feedbase)", () => {
     }
   });
 
+  test("optimizes with the HiGHS WebAssembly embedded in the executable", async () => {
+    const tmp = tempDir();
+    try {
+      const demo = await exe(["demo", "--data", tmp.dataPath], tmp.dir);
+      expect(demo.code).toBe(0);
+      const key = /fbk_[0-9A-Za-z]{40}/.exec(demo.stdout)![0];
+      const s = await spawnServe(tmp.dataPath, { command: [EXE] });
+      try {
+        const res = await fetch(s.url + "/v1/formulas/broiler-starter/optimize?include=Wheat", { headers: { "X-API-Key": key } });
+        expect(res.status).toBe(200);
+        const r = (await res.json()).data;
+        expect(r.status).toBe("optimal");
+        expect(r.optimized.ingredients.length).toBeGreaterThan(5);
+        expect((await fetch(s.url + "/v1/reports/savings", { headers: { "X-API-Key": key } })).status).toBe(200);
+        // The solver was read from inside the executable, not from node_modules beside it.
+        await eventually(() => s.output().includes('"msg":"solver ready"'));
+        const ready = s.output().split("\n").find((l) => l.includes('"msg":"solver ready"'))!;
+        expect(JSON.parse(ready).wasm).toStartWith("/$bunfs/");
+      } finally {
+        expect(await s.stop()).toBe(0);
+      }
+      // The bytes of highs.wasm are inside the file that ships.
+      const wasm = readFileSync(join(ROOT, "node_modules", "highs", "build", "highs.wasm"));
+      expect(readFileSync(EXE).includes(wasm.subarray(wasm.length / 2, wasm.length / 2 + 256))).toBe(true);
+      const cli = await exe(["formula", "optimize", "broiler-starter", "--json", "--data", tmp.dataPath], tmp.dir);
+      expect(cli.code).toBe(0);
+      expect(JSON.parse(cli.stdout).status).toBe("optimal");
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   test("does not auto-load .env or bunfig.toml from its working directory", async () => {
     const tmp = tempDir();
     try {

@@ -48,7 +48,7 @@ test("50,000 rows import with a progress line while the server keeps answering",
   const last = `/v1/ingredients/${encodeURIComponent(name(ROWS))}`;
 
   let done = false;
-  const importing = cli(["import", "ingredients", path, "--data", t.dataPath]).finally(() => (done = true));
+  const importing = cli(["import", "ingredients", path, "--data", t.dataPath], { subprocess: true }).finally(() => (done = true));
   const answers: number[] = [];
   while (!done) {
     // Before the commit the last row is not there (404), after it is (200); never an error or a hang.

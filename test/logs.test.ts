@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { processIo } from "../cli/io.ts";
 import { buildProgram } from "../cli/program.ts";
 import { createLogger } from "../src/log.ts";
 import { startService } from "../src/service.ts";
@@ -11,7 +12,7 @@ const lines = (text: string) => text.split("\n").filter(Boolean).map((l) => JSON
 
 describe("serve's log settings", () => {
   test("every serve option can also come from a FEEDBASE_ environment variable", () => {
-    const serve = buildProgram().commands.find((c) => c.name() === "serve")!;
+    const serve = buildProgram(processIo).commands.find((c) => c.name() === "serve")!;
     const options = serve.options.filter((o) => o.long !== "--help");
     expect(options.length).toBeGreaterThan(8);
     for (const option of options) expect({ option: option.long, env: option.envVar }).toEqual({ option: option.long, env: expect.stringMatching(/^FEEDBASE_[A-Z_]+$/) });

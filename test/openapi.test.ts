@@ -84,12 +84,15 @@ describe("OpenAPI document", () => {
     }
   });
 
-  test("security scheme, rate-limit headers, error object and the three webhook events are described", async () => {
+  test("security scheme, rate-limit headers, error object and the webhook events and ping are described", async () => {
     const doc = JSON.parse((await cli(["openapi"])).stdout);
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
     expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(["RateLimit-Policy", "RateLimit", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]));
     expect(doc.components.schemas.Error.required).toEqual(["status", "message"]);
-    expect(Object.keys(doc.webhooks)).toEqual(["price.updated", "ingredient.added", "formula.cost_changed"]);
+    expect(Object.keys(doc.webhooks)).toEqual(["price.updated", "ingredient.added", "formula.cost_changed", "ping"]);
+    expect(doc.components.schemas.PingEvent.required).toEqual(["webhook", "timestamp"]);
+    expect(doc.webhooks.ping.post.parameters.find((p: { name: string }) => p.name === "X-Webhook-Event").schema.const).toBe("ping");
+    expect(doc.webhooks["price.updated"].post.parameters.map((p: { name: string }) => p.name)).toContain("X-Webhook-Event-Id");
     expect(doc.components.schemas.FormulaCostChangedEvent.required).toEqual(["ingredient", "old_price", "new_price", "formulas", "timestamp"]);
     expect(doc.components.schemas.PriceUpdatedEvent.required).toEqual(["ingredient", "old_price", "new_price", "timestamp"]);
     expect(doc.components.schemas.IngredientAddedEvent.required).toEqual(["ingredient", "category", "price", "timestamp"]);

@@ -54,11 +54,11 @@ describe("admin commands while the server takes writes", () => {
 
       const adminStarted = performance.now();
       const admin = await Promise.all([
-        cli(["key", "create", "--write", "--json", "--data", t.dataPath]),
-        cli(["import", "ingredients", csv, "--data", t.dataPath]),
-        cli(["key", "create", "--label", "dashboard", "--json", "--data", t.dataPath]),
-        cli(["backup", join(dir, "backup.db"), "--data", t.dataPath]),
-        cli(["key", "create", "--json", "--data", t.dataPath]),
+        cli(["key", "create", "--write", "--json", "--data", t.dataPath], { subprocess: true }),
+        cli(["import", "ingredients", csv, "--data", t.dataPath], { subprocess: true }),
+        cli(["key", "create", "--label", "dashboard", "--json", "--data", t.dataPath], { subprocess: true }),
+        cli(["backup", join(dir, "backup.db"), "--data", t.dataPath], { subprocess: true }),
+        cli(["key", "create", "--json", "--data", t.dataPath], { subprocess: true }),
       ]);
       const adminEnded = performance.now();
       adminDone = true;

@@ -271,6 +271,8 @@ describe("feedbase webhook deliveries and retry", () => {
     await eventually(() => r.requests.length === before + 1);
     expect(r.requests.at(-1)!.headers["webhook-id"]).toBe(one);
     expect(r.requests.at(-1)!.text).toBe(bodies[r.requests.findIndex((q) => q.headers["webhook-id"] === one)]!);
+    // The receiver has it; its outcome is written just after.
+    await eventually(() => deliveries(h.id).find((d) => d.id === one)?.status === "delivered");
 
     // An unknown id refuses the whole request (all or nothing); pending ones: test/webhook-tools.test.ts.
     const unknown = await feedbase(["retry", one, "dlv_nope"]);
@@ -336,7 +338,7 @@ describe("feedbase receive", () => {
   test("receive without a secret is a usage error", async () => {
     const r = await cli(["receive", "--port", "0"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("error: give the webhook's secret with --secret-file or env FEEDBASE_WEBHOOK_SECRET\n");
+    expect(r.stderr).toBe("error: give the webhook's secret with --secret-file (repeat it for several) or env FEEDBASE_WEBHOOK_SECRET (comma-separated)\n");
   });
 });
 

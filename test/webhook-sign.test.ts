@@ -252,7 +252,7 @@ describe("reference receiver", () => {
     const rejects: RejectedRequest[] = [];
     const secret = generateSecret();
     const receiver = startReceiver({
-      secret,
+      secrets: [secret],
       port: 0,
       onEvent: (e) => {
         events.push(e);
@@ -339,7 +339,7 @@ describe("reference receiver", () => {
     const secret = generateSecret();
     let calls = 0;
     const receiver = startReceiver({
-      secret,
+      secrets: [secret],
       port: 0,
       onEvent: () => {
         calls++;

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Database } from "bun:sqlite";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { isoTime } from "../src/domain/time.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listDeliveries } from "../src/store/deliveries.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
-import { cli, eventually, startTestServer, type CliResult, type TestServer } from "./helpers/harness.ts";
+import { cli, eventually, ROOT, startTestServer, type CliResult, type TestServer } from "./helpers/harness.ts";
 import { independentHex, independentStandard, startRecorder, type Recorder } from "./helpers/webhooks.ts";
 
 // CLI subprocesses and real receivers on a loaded 2-core machine.
@@ -211,6 +214,104 @@ describe("retry now", () => {
     for (const args of [["retry", "dlv_x", "--webhook", "wh_x"], ["retry", "--failed", "--pending"], ["retry", "dlv_x", "--pending"]]) {
       const r = await feedbase(slow, args);
       expect([args, r.code]).toEqual([args, 2]);
+    }
+  });
+});
+
+describe("feedbase receive", () => {
+  /** `feedbase receive` as a subprocess on a free port, with its output collected. */
+  async function receive(args: string[], env: Record<string, string> = {}) {
+    const proc = Bun.spawn([process.execPath, join(ROOT, "cli", "main.ts"), "receive", "--port", "0", ...args], {
+      cwd: ROOT,
+      env: { ...process.env, FEEDBASE_WEBHOOK_SECRET: "", ...env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const output = { out: "", err: "" };
+    const pump = async (stream: ReadableStream<Uint8Array>, key: "out" | "err") => {
+      const decoder = new TextDecoder();
+      for await (const chunk of stream) output[key] += decoder.decode(chunk, { stream: true });
+    };
+    const pumps = Promise.all([pump(proc.stdout, "out"), pump(proc.stderr, "err")]);
+    await eventually(() => /Listening on (\S+)/.test(output.out) || proc.exitCode !== null, 15_000);
+    const url = /Listening on (\S+)/.exec(output.out)?.[1];
+    if (!url) throw new Error(`receive did not start: ${output.err}`);
+    return {
+      url,
+      output,
+      async stop() {
+        proc.kill();
+        await proc.exited;
+        await pumps;
+      },
+    };
+  }
+
+  test("accepts either of two secrets across a rotation, prints what arrived raw and saves each delivery", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "feedbase-receive-"));
+    try {
+      const [oldFile, newFile] = [join(dir, "old.secret"), join(dir, "new.secret")];
+      writeFileSync(oldFile, "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYX\n");
+      writeFileSync(newFile, "whsec_GBkaGxwdHh8gISIjJCUmJygpKissLS4v\n");
+      const saved = join(dir, "saved");
+      const receiver = await receive(["--secret-file", oldFile, "--secret-file", newFile, "--print", "ALL", "--save-dir", saved]);
+      try {
+        expect(receiver.output.out).toContain("2 secrets");
+        const ws = workspace(fast);
+        const hook = await add(fast, receiver.url, "--workspace", ws.slug, "--secret-file", oldFile);
+        await ws.post("Teff", 300);
+        await eventually(() => ws.deliveries(hook.id)[0]?.status === "delivered");
+        expect((await feedbase(fast, ["rotate-secret", hook.id, "--secret-file", newFile])).code).toBe(0);
+        await ws.put("Teff", 310);
+        await eventually(() => ws.deliveries(hook.id).every((d) => d.status === "delivered") && ws.deliveries(hook.id).length === 2);
+        expect((await feedbase(fast, ["ping", hook.id])).code).toBe(0);
+        // One signed with neither secret.
+        const forged = await fetch(receiver.url, {
+          method: "POST",
+          headers: { "webhook-id": "dlv_forged", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,AAAA", "X-Webhook-Signature": "0".repeat(64) },
+          body: '{"ingredient":"Teff","old_price":310,"new_price":1}',
+        });
+        expect(forged.status).toBe(401);
+        await eventually(() => receiver.output.err.includes("dlv_forged") && receiver.output.out.includes(" ping "));
+
+        const lines = receiver.output.out.split("\n");
+        expect(lines.filter((l) => /^\S+Z (ingredient\.added|price\.updated|ping) \S+ .*\(signatures ok\)$/.test(l))).toHaveLength(3);
+        // --print all: the raw headers and body under each line.
+        expect(receiver.output.out).toContain("\n  x-webhook-event: price.updated\n");
+        expect(receiver.output.out).toMatch(/\n {2}webhook-signature: v1,\S+\n/);
+        expect(receiver.output.out).toMatch(/\n {2}\{"ingredient":"Teff","old_price":300,"new_price":310,"timestamp":"[^"]+"\}\n/);
+        expect(receiver.output.err).toContain('  {"ingredient":"Teff","old_price":310,"new_price":1}');
+
+        // --save-dir: each arrival as .json and .body; the bytes verify against the saved headers.
+        const files = readdirSync(saved).sort();
+        expect(files.filter((f) => f.endsWith(".json"))).toHaveLength(4);
+        expect(files.filter((f) => f.endsWith(".body"))).toHaveLength(4);
+        const records = files.filter((f) => f.endsWith(".json")).map((f) => ({ f, json: JSON.parse(readFileSync(join(saved, f), "utf8")), body: readFileSync(join(saved, f.replace(/\.json$/, ".body"))) }));
+        const update = records.find((r) => r.json.headers["x-webhook-event"] === "price.updated")!;
+        expect(update.f).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z-dlv_\w+\.json$/);
+        expect(update.json).toMatchObject({ method: "POST", path: "/", status: 204, reason: null, body: update.body.toString("utf8") });
+        expect(update.json.headers["x-webhook-signature"]).toBe(independentHex("whsec_GBkaGxwdHh8gISIjJCUmJygpKissLS4v", update.body));
+        expect(records.find((r) => r.json.headers["webhook-id"] === "dlv_forged")!.json).toMatchObject({ status: 401 });
+      } finally {
+        await receiver.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("FEEDBASE_WEBHOOK_SECRET may hold several secrets, comma-separated", async () => {
+    const ws = workspace(fast);
+    const receiver = await receive([], { FEEDBASE_WEBHOOK_SECRET: "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYX, correct horse battery staple" });
+    try {
+      const hook = JSON.parse(
+        (await cli(["webhook", "add", receiver.url, "--workspace", ws.slug, "--json", "--data", fast.dataPath], { env: { FEEDBASE_WEBHOOK_SECRET: "correct horse battery staple" } })).stdout,
+      );
+      const ping = await feedbase(fast, ["ping", hook.id]);
+      expect(ping.code).toBe(0);
+      expect(ping.stdout).toContain("answered HTTP 204");
+    } finally {
+      await receiver.stop();
     }
   });
 });

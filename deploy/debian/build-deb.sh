@@ -35,6 +35,9 @@ install -D -m 0600 "$root/deploy/feedbase.env" "$pkg/etc/feedbase/feedbase.env"
 install -D -m 0644 "$root/README.md" "$doc/README.md"
 install -m 0644 "$here/copyright" "$doc/copyright"
 install -D -m 0644 "$here/lintian-overrides" "$pkg/usr/share/lintian/overrides/feedbase"
+for example in prometheus/prometheus.yml prometheus/feedbase-alerts.yml litestream.yml; do
+	install -D -m 0644 "$root/deploy/$example" "$doc/examples/$(basename "$example")"
+done
 gzip -9n <"$here/changelog" >"$doc/changelog.gz"
 chmod 0644 "$doc/changelog.gz"
 

@@ -4,6 +4,9 @@ export interface EnvelopeExtras {
   count?: number;
   pools?: readonly string[];
   since?: string | null;
+  /** A page's cursor: the `after` of the next page, and whether one is there now. */
+  next?: number;
+  hasMore?: boolean;
   timestamp?: string;
 }
 

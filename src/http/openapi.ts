@@ -6,7 +6,7 @@ import { accessOf, type Route } from "./route.ts";
 
 const ERROR_TEXT: Record<number, string> = {
   400: "Bad request: invalid JSON, a body that is not an object, a field or parameter that breaks a rule (the message names it), or a malformed escape in the path.",
-  401: "Missing API key, invalid or inactive API key, or rate limit exceeded (with Retry-After).",
+  401: "Missing API key, invalid or inactive API key, or rate limit exceeded (with Retry-After); on /metrics, a missing or wrong bearer token.",
   403: "Write permission required.",
   404: "Not found (unknown path, ingredient name or formula id; another workspace's data is not found).",
   405: "Method not allowed (see the Allow header).",
@@ -101,15 +101,17 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
     };
   }
   toSchema(R.errorObject, "output");
-  const event = (name: string, schema: z.ZodType) => ({
+  const SENT =
+    "Sent to every enabled webhook registered for the event (`feedbase webhook add`; `formula.cost_changed` only to those whose --events names it). Verify `X-Webhook-Signature` (hex HMAC-SHA256 of the raw body with the secret) or the Standard Webhooks `webhook-signature`; answer 2xx to acknowledge. At-least-once: de-duplicate by `webhook-id`. `X-Webhook-Event-Id` is the event's id, the cursor of GET /v1/events.";
+  const event = (name: string, schema: z.ZodType, description = SENT) => ({
     post: {
       summary: `${name} webhook`,
-      description:
-        "Sent to every enabled webhook registered for the event (`feedbase webhook add`; `formula.cost_changed` only to those whose --events names it). Verify `X-Webhook-Signature` (hex HMAC-SHA256 of the raw body with the secret) or the Standard Webhooks `webhook-signature`; answer 2xx to acknowledge. At-least-once: de-duplicate by `webhook-id`.",
+      description,
       parameters: [
         { name: "X-Webhook-Event", in: "header", required: true, schema: { type: "string", const: name } },
         { name: "X-Webhook-Signature", in: "header", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}$" } },
         { name: "X-Webhook-Id", in: "header", required: true, schema: { type: "string" } },
+        ...(name === "ping" ? [] : [{ name: "X-Webhook-Event-Id", in: "header", required: true, schema: { type: "string", pattern: "^[0-9]+$" } }]),
         { name: "webhook-id", in: "header", required: true, schema: { type: "string" } },
         { name: "webhook-timestamp", in: "header", required: true, schema: { type: "string" } },
         { name: "webhook-signature", in: "header", required: true, schema: { type: "string" } },
@@ -132,6 +134,11 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
       "price.updated": event("price.updated", R.priceUpdatedPayload),
       "ingredient.added": event("ingredient.added", R.ingredientAddedPayload),
       "formula.cost_changed": event("formula.cost_changed", H.formulaCostChangedPayload),
+      ping: event(
+        "ping",
+        R.pingPayload,
+        "Sent only when the admin runs `feedbase webhook ping <id>` (or `webhook add --ping`), to any webhook whatever its events, to test the receiver: signed like every delivery, with a `ping_…` id; not stored, not retried. Verify it and answer 2xx.",
+      ),
     },
     components: {
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "`fbk_` + 40 characters, issued with `feedbase key create`." } },

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Clock } from "../domain/time.ts";
 import type { Reads, Writes } from "../store/backend.ts";
 import type { KeyAuth } from "../store/keys.ts";
+import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { Reply } from "./envelope.ts";
 
 /** The methods a route declares; HEAD is served by GET wherever GET is. */
@@ -40,6 +41,8 @@ export interface OpenContext {
   cached(key: string, build: () => string | Promise<string>, options?: { timestamp: false }): Reply | Promise<Reply>;
   /** The readiness checks that fail now (src/http/readiness.ts); empty when the service is ready. */
   readiness(): Promise<string[]>;
+  /** `GET /metrics`, or null when serve runs without --metrics. */
+  metrics: MetricsEndpoint | null;
 }
 
 /** The context of a route behind a key: the key it was called with, which scopes it to one workspace. */
@@ -66,8 +69,8 @@ export interface RouteInput<P extends string, Q, B, F> {
   found: Awaited<F>;
 }
 
-/** Errors a route's own work may answer (401, 405 and 500 are every route's and always documented). */
-export type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 422 | 503;
+/** Errors a route's own work may answer (405 and 500 are every route's, 401 every keyed route's: always documented). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 503;
 
 type ContextOf<A extends Access> = A extends "open" ? OpenContext : RequestContext;
 

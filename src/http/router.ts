@@ -58,6 +58,15 @@ export class Router {
     }
   }
 
+  /**
+   * The template of the path a raw path would match (`/v1/ingredients/:name`), without decoding
+   * anything; null when none does. For metrics, whose labels must stay a bounded set.
+   */
+  templateOf(rawPath: string): string | null {
+    const parts = rawPath.slice(1).split("/");
+    return this.paths.find((entry) => segmentsMatch(entry.segments, parts))?.path ?? null;
+  }
+
   /** Throws HttpError(400) for a malformed escape in a parameter of a matching path. */
   match(method: string, rawPath: string): Match {
     const parts = rawPath.slice(1).split("/");

@@ -58,7 +58,13 @@ export const ingredientAddedPayload = z
   .object({ ingredient: z.string(), category: z.string(), price: z.number(), timestamp })
   .meta({ id: "IngredientAddedEvent" });
 
+export const pingPayload = z
+  .object({ webhook: z.string().meta({ description: "The id of the webhook pinged (`wh_…`)." }), timestamp })
+  .meta({ id: "PingEvent", description: "A test of the receiver, sent by `feedbase webhook ping`." });
+
 /** GET /healthz: plain text, for process supervisors. */
 export const liveness = z.literal("ok");
 /** `GET /readyz` when every check passes (src/http/readiness.ts). */
 export const readiness = z.literal("ready");
+/** `GET /metrics`: the Prometheus text format, which starts with a family's HELP line. */
+export const metricsText = z.string().regex(/^# HELP feedbase_/);

@@ -8,13 +8,29 @@
  */
 import type { Database } from "bun:sqlite";
 import { costChanges, formulaCost } from "./costs.ts";
-import { listFormulas, requireFormula } from "./formulas.ts";
-import { createIngredient, listIngredients, listPools, listPrices, requireIngredient, updatePrice } from "./ingredients.ts";
+import { eventsAfter } from "./events.ts";
+import { listFormulaDetails, listFormulas, requireFormula } from "./formulas.ts";
+import { createIngredient, findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient, updatePrice } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
 import type { WriteQueue } from "./write-queue.ts";
 
 /** The reads handlers may make: store functions whose first parameter is the connection. Add a read here. */
-const READS = { listIngredients, listPools, listPrices, requireIngredient, listFormulas, requireFormula, priceHistory, pricesAt, formulaCost, costChanges };
+const READS = {
+  listIngredients,
+  listPools,
+  listPrices,
+  requireIngredient,
+  findIngredient,
+  listIngredientDetails,
+  listFormulas,
+  requireFormula,
+  listFormulaDetails,
+  priceHistory,
+  pricesAt,
+  formulaCost,
+  costChanges,
+  eventsAfter,
+};
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
 const WRITES = { createIngredient, updatePrice };
 

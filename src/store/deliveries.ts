@@ -63,6 +63,8 @@ export interface DueDelivery {
   url: string;
   secret: string;
   event: EventType;
+  /** The event's id, the cursor of GET /v1/events. */
+  eventId: number;
   /** The stored body: the exact bytes of every attempt. */
   payload: string;
   /** Attempts made so far. */
@@ -78,7 +80,7 @@ export interface DueDelivery {
 export function dueDeliveries(db: Database, webhookId: string, nowMs: number, limit: number): DueDelivery[] {
   return db
     .query(
-      `SELECT d.id, d.webhook_id AS webhookId, w.url, w.secret, e.type AS event, e.payload, d.attempts
+      `SELECT d.id, d.webhook_id AS webhookId, w.url, w.secret, e.type AS event, d.event_id AS eventId, e.payload, d.attempts
        FROM deliveries d INDEXED BY deliveries_due
          JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
        WHERE d.webhook_id = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2 AND w.enabled = 1
@@ -254,4 +256,25 @@ export function retryFailed(db: Database, nowMs: number, now: string, webhookId?
  */
 export function pruneDelivered(db: Database, before: string): number {
   return db.query("DELETE FROM deliveries WHERE status = 'delivered' AND updated_at < ?").run(before).changes;
+}
+
+export interface PendingByWebhook {
+  webhookId: string;
+  pending: number;
+  /** `created_at` of the oldest pending delivery (ISO), or null when none waits. */
+  oldest: string | null;
+}
+
+/**
+ * Every webhook with its pending deliveries' count and the oldest one's creation time, for metrics.
+ * @example pendingByWebhook(db) // [{ webhookId: "wh_x", pending: 3, oldest: "2026-11-23T10:00:00.000Z" }]
+ */
+export function pendingByWebhook(db: Database): PendingByWebhook[] {
+  return db
+    .query(
+      `SELECT w.id AS webhookId, count(d.id) AS pending, min(d.created_at) AS oldest
+       FROM webhooks w LEFT JOIN deliveries d ON d.webhook_id = w.id AND d.status = 'pending'
+       GROUP BY w.id ORDER BY w.id`,
+    )
+    .all() as PendingByWebhook[];
 }

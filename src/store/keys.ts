@@ -89,13 +89,23 @@ export function listKeys(db: Database, workspaceId?: number): KeyListing[] {
   return rows.map((r) => ({ ...r, write: r.write === 1, active: r.active === 1 }));
 }
 
-type KeyField = "can_write" | "active" | "rate_limit";
-
-/**
- * Change one setting of a key; the running server reads keys per request, so it applies at once.
- * @example updateKey(db, "key_3hT9aQ0xLw2M", "active", 0)
- */
-export function updateKey(db: Database, id: string, field: KeyField, value: number): void {
-  const result = db.query(`UPDATE api_keys SET ${field} = ? WHERE id = ?`).run(value, id);
+/** One statement, so no transaction: the running server reads keys per request and sees it at once. */
+function changeKey(db: Database, id: string, sql: string, value: number): void {
+  const result = db.query(sql).run(value, id);
   if (result.changes === 0) throw new NotFoundError(`No key with id ${id} (see feedbase key list)`);
+}
+
+/** Grant (true) or revoke (false) write permission. @example setKeyWrite(db, "key_3hT9aQ0xLw2M", true) */
+export function setKeyWrite(db: Database, id: string, write: boolean): void {
+  changeKey(db, id, "UPDATE api_keys SET can_write = ? WHERE id = ?", write ? 1 : 0);
+}
+
+/** Activate (true) or deactivate (false): a deactivated key is refused from the next request on. @example setKeyActive(db, "key_3hT9aQ0xLw2M", false) */
+export function setKeyActive(db: Database, id: string, active: boolean): void {
+  changeKey(db, id, "UPDATE api_keys SET active = ? WHERE id = ?", active ? 1 : 0);
+}
+
+/** Requests per hour. @example setKeyRateLimit(db, "key_3hT9aQ0xLw2M", 1000) */
+export function setKeyRateLimit(db: Database, id: string, limit: number): void {
+  changeKey(db, id, "UPDATE api_keys SET rate_limit = ? WHERE id = ?", limit);
 }

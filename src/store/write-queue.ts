@@ -43,6 +43,8 @@ export class WriteQueue {
     private readonly db: Database,
     /** Told when an after-commit effect throws; the batch's promises settle all the same. */
     private readonly onEffectError: (error: unknown) => void = () => {},
+    /** Told how many writes shared each commit (for metrics). */
+    private readonly onCommit: (writes: number) => void = () => {},
   ) {}
 
   /**
@@ -124,6 +126,7 @@ export class WriteQueue {
         this.onEffectError(error);
       }
     }
+    this.onCommit(batch.length);
     batch.forEach((op, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) op.resolve(outcome.value);

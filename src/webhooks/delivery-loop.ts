@@ -70,6 +70,8 @@ export interface DeliveryLoopOptions {
   logger: Logger;
   clock?: Clock;
   tuning?: Partial<DeliveryTuning>;
+  /** Told each attempt's outcome (for metrics). */
+  onOutcome?: (outcome: "delivered" | "retry" | "failed" | "unrecorded") => void;
 }
 
 /** A running loop. */
@@ -200,6 +202,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
    */
   function pause(delivery: DueDelivery, error: unknown): void {
     const now = performance.now();
+    options.onOutcome?.("unrecorded");
     if (now < pausedUntil) return;
     pauseMs = pauseMs === 0 ? tuning.outcomePauseMs : Math.min(pauseMs * 2, tuning.outcomePauseMaxMs);
     pausedUntil = now + pauseMs;
@@ -219,6 +222,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       secret: delivery.secret,
       deliveryId: delivery.id,
       event: delivery.event,
+      eventId: delivery.eventId,
       body: delivery.payload,
       nowSeconds: Math.floor(clock() / 1000),
       version: VERSION,
@@ -271,7 +275,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     const outcome = { id: delivery.id, attemptsBefore: delivery.attempts, status, nextAttemptAt, lastStatus: answer.status, lastError: answer.error, now, startedAt, ms };
     const recorded = await persist(outcome, gone ? delivery.webhookId : null);
     if (abandoned) return;
-
+    options.onOutcome?.(status === "pending" ? "retry" : status);
     logger.log(ok ? "info" : "warn", "webhook attempt", {
       deliveryId: delivery.id,
       webhookId: delivery.webhookId,

@@ -3,7 +3,7 @@
  * (`feedbase receive`) and for tests. It verifies with the same code feedbase signs with, so a
  * delivery it accepts is one any careful receiver would accept.
  */
-import { verifyDelivery } from "./sign.ts";
+import { verifyDelivery, type VerifyResult } from "./sign.ts";
 
 /** One verified delivery as handed to `onEvent`. */
 export interface ReceivedEvent {
@@ -33,14 +33,32 @@ export interface RejectedRequest {
   deliveryId?: string;
 }
 
+/** Everything that arrived in one POST, accepted or not, as handed to `onArrival`. */
+export interface Arrival {
+  /** When it arrived (ISO 8601, from `clock`). */
+  receivedAt: string;
+  method: string;
+  path: string;
+  /** The headers as received, in order, names lower-cased. */
+  headers: [string, string][];
+  /** The raw body bytes. */
+  body: Uint8Array;
+  /** What the receiver answered, and why when not 204. */
+  status: number;
+  reason: string | null;
+}
+
 /** Options of {@link startReceiver}. */
 export interface ReceiverOptions {
-  secret: string;
+  /** A delivery verifies when it is signed with any of these: during a rotation, the old and the new. */
+  secrets: readonly string[];
   /** 0 picks a free port. */
   port: number;
   hostname?: string;
   onEvent?: (event: ReceivedEvent) => void | Promise<void>;
   onReject?: (rejected: RejectedRequest) => void;
+  /** Every POST, after `onEvent` or `onReject`: to show or keep exactly what arrived. */
+  onArrival?: (arrival: Arrival) => void | Promise<void>;
   /** Milliseconds since the epoch; injectable so tests can verify old vectors. */
   clock?: () => number;
   /** Default 300 s, as in {@link verifyDelivery}. */
@@ -71,7 +89,7 @@ function errorResponse(status: number, message: string, headers?: Record<string,
  * A throwing `onEvent` answers 500, so feedbase retries the delivery.
  *
  * @example
- * const receiver = startReceiver({ secret, port: 0, onEvent: (e) => console.log(formatEvent(e)) });
+ * const receiver = startReceiver({ secrets: [secret], port: 0, onEvent: (e) => console.log(formatEvent(e)) });
  * console.log(`register ${receiver.url}`);
  * // … later
  * await receiver.stop();
@@ -80,10 +98,16 @@ export function startReceiver(options: ReceiverOptions): RunningReceiver {
   const clock = options.clock ?? Date.now;
   const seen = new Set<string>();
 
-  const reject = (req: Request, status: number, reason: string, deliveryId?: string): Response => {
+  /** The answer to one request: 204, or an error status with its reason. */
+  interface Verdict {
+    status: number;
+    reason: string | null;
+  }
+
+  const reject = (req: Request, status: number, reason: string, deliveryId?: string): Verdict => {
     const path = new URL(req.url).pathname;
     options.onReject?.({ status, reason, method: req.method, path, ...(deliveryId ? { deliveryId } : {}) });
-    return errorResponse(status, reason, status === 405 ? { Allow: "POST" } : undefined);
+    return { status, reason };
   };
 
   const server = Bun.serve({
@@ -91,58 +115,70 @@ export function startReceiver(options: ReceiverOptions): RunningReceiver {
     hostname: options.hostname ?? "127.0.0.1",
     maxRequestBodySize: MAX_BODY_BYTES,
     async fetch(req) {
-      if (req.method !== "POST") return reject(req, 405, "Method not allowed");
+      if (req.method !== "POST") return errorResponse(405, reject(req, 405, "Method not allowed").reason!, { Allow: "POST" });
 
-      const claimedId = req.headers.get("webhook-id") ?? req.headers.get("x-webhook-id") ?? undefined;
       // Verify the raw bytes: a parse and re-serialize would change them and break the signature.
       const raw = new Uint8Array(await req.arrayBuffer());
       const nowMs = clock();
-      const result = verifyDelivery({
-        secret: options.secret,
+      const verdict = await judge(req, raw, nowMs);
+      const path = new URL(req.url).pathname;
+      await options.onArrival?.({ receivedAt: new Date(nowMs).toISOString(), method: req.method, path, headers: [...req.headers], body: raw, ...verdict });
+      return verdict.reason === null ? new Response(null, { status: verdict.status }) : errorResponse(verdict.status, verdict.reason);
+    },
+  });
+
+  /** Verify with each secret in turn, parse and hand over one POST. */
+  async function judge(req: Request, raw: Uint8Array, nowMs: number): Promise<Verdict> {
+    const claimedId = req.headers.get("webhook-id") ?? req.headers.get("x-webhook-id") ?? undefined;
+    let result: VerifyResult = { ok: false, reason: "no secret to verify with" };
+    for (const secret of options.secrets) {
+      result = verifyDelivery({
+        secret,
         headers: req.headers,
         body: raw,
         nowSeconds: Math.floor(nowMs / 1000),
         ...(options.toleranceSeconds !== undefined ? { toleranceSeconds: options.toleranceSeconds } : {}),
       });
-      if (!result.ok) return reject(req, 401, result.reason, claimedId);
+      if (result.ok) break;
+    }
+    if (!result.ok) return reject(req, 401, result.reason, claimedId);
 
-      const body = new TextDecoder().decode(raw);
-      let payload: unknown;
-      try {
-        payload = JSON.parse(body);
-      } catch {
-        return reject(req, 400, "Request body must be valid JSON", claimedId);
-      }
+    const body = new TextDecoder().decode(raw);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      return reject(req, 400, "Request body must be valid JSON", claimedId);
+    }
 
-      // verifyDelivery guarantees these headers exist.
-      const deliveryId = req.headers.get("webhook-id") ?? "";
-      const duplicate = seen.has(deliveryId);
-      const received: ReceivedEvent = {
-        deliveryId,
-        event: req.headers.get("x-webhook-event") ?? "",
-        payload,
-        body,
-        timestamp: Number(req.headers.get("webhook-timestamp")),
-        receivedAt: new Date(nowMs).toISOString(),
-        duplicate,
-      };
-      try {
-        await options.onEvent?.(received);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return reject(req, 500, `Event handler failed: ${message}`, deliveryId);
+    // verifyDelivery guarantees these headers exist.
+    const deliveryId = req.headers.get("webhook-id") ?? "";
+    const duplicate = seen.has(deliveryId);
+    const received: ReceivedEvent = {
+      deliveryId,
+      event: req.headers.get("x-webhook-event") ?? "",
+      payload,
+      body,
+      timestamp: Number(req.headers.get("webhook-timestamp")),
+      receivedAt: new Date(nowMs).toISOString(),
+      duplicate,
+    };
+    try {
+      await options.onEvent?.(received);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return reject(req, 500, `Event handler failed: ${message}`, deliveryId);
+    }
+    // Remembered only once handled, so a delivery whose handler failed is not called a duplicate.
+    if (!duplicate) {
+      seen.add(deliveryId);
+      if (seen.size > MAX_REMEMBERED_IDS) {
+        const oldest = seen.values().next().value;
+        if (oldest !== undefined) seen.delete(oldest);
       }
-      // Remembered only once handled, so a delivery whose handler failed is not called a duplicate.
-      if (!duplicate) {
-        seen.add(deliveryId);
-        if (seen.size > MAX_REMEMBERED_IDS) {
-          const oldest = seen.values().next().value;
-          if (oldest !== undefined) seen.delete(oldest);
-        }
-      }
-      return new Response(null, { status: 204 });
-    },
-  });
+    }
+    return { status: 204, reason: null };
+  }
 
   const port = server.port ?? options.port;
   return {
@@ -182,6 +218,8 @@ export function formatEvent(e: ReceivedEvent): string {
     const formulas = field(payload, "formulas");
     const moves = Array.isArray(formulas) ? formulas.map((f) => `${text(field(f, "id"))} ${text(field(f, "old_cost"))} → ${text(field(f, "new_cost"))}`) : [];
     summary = `${text(field(payload, "ingredient"))} ${text(field(payload, "old_price"))} → ${text(field(payload, "new_price"))}: ${moves.join(", ")}`;
+  } else if (e.event === "ping") {
+    summary = `from ${text(field(payload, "webhook"))}`;
   } else if (e.event === "ingredient.added") {
     summary = `${text(field(payload, "ingredient"))} (${text(field(payload, "category"))}) ${text(field(payload, "price"))}`;
   } else {

@@ -119,6 +119,8 @@ export interface SignedHeadersInput {
   deliveryId: string;
   /** `price.updated` or `ingredient.added`. */
   event: string;
+  /** The event's id (GET /v1/events), sent as `X-Webhook-Event-Id`; a ping has none. */
+  eventId?: number;
   /** The exact bytes that will be sent. */
   body: string | Uint8Array;
   /** The attempt's time in whole Unix seconds; defaults to now. */
@@ -143,6 +145,7 @@ export function signedHeaders(input: SignedHeadersInput): Record<string, string>
     "X-Webhook-Event": input.event,
     "X-Webhook-Signature": hexSignature(input.secret, input.body),
     "X-Webhook-Id": input.deliveryId,
+    ...(input.eventId !== undefined ? { "X-Webhook-Event-Id": String(input.eventId) } : {}),
     "webhook-id": input.deliveryId,
     "webhook-timestamp": String(nowSeconds),
     "webhook-signature": standardSignature(input.secret, input.deliveryId, nowSeconds, input.body),

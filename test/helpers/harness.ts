@@ -7,6 +7,8 @@ import { requireWorkspace } from "../../src/store/workspaces.ts";
 import { startService, type RunningService, type ServiceOptions } from "../../src/service.ts";
 import { createLogger } from "../../src/log.ts";
 import { checkContract } from "./contract.ts";
+import type { Io } from "../../cli/io.ts";
+import { main } from "../../cli/program.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
@@ -35,8 +37,11 @@ export interface TestServer {
   logText(): string;
   /** An API key made straight in the data file (the CLI path is tested on its own). */
   key(options?: { write?: boolean; rateLimit?: number; workspace?: string }): string;
-  /** A request over HTTP; every answer is checked against the route table (./contract.ts). */
-  request(method: string, path: string, options?: { key?: string | null; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> }): Promise<Response>;
+  /**
+   * A request to the server, in-process through its fetch function (no socket; `socket: true` sends it
+   * over loopback HTTP instead). Every answer is checked against the route table (./contract.ts).
+   */
+  request(method: string, path: string, options?: { key?: string | null; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string>; socket?: boolean }): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -45,13 +50,13 @@ export interface TestServer {
  * @example const t = await startTestServer(); const r = await t.request("GET", "/v1/health", { key: t.key() })
  */
 export async function startTestServer(
-  options: { clock?: TestClock; env?: Record<string, string>; webhooks?: ServiceOptions["webhooks"] } = {},
+  options: { clock?: TestClock; env?: Record<string, string>; webhooks?: ServiceOptions["webhooks"]; metrics?: ServiceOptions["metrics"] } = {},
 ): Promise<TestServer> {
   const tmp = tempDir();
   let text = "";
   const clock = options.clock?.now;
   const logger = createLogger((t) => (text += t), clock);
-  const service = startService({ dataPath: tmp.dataPath, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
+  const service = startService({ dataPath: tmp.dataPath, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
   const url = `http://127.0.0.1:${service.port}`;
   const keyDb = openDatabase(tmp.dataPath, { create: false });
   return {
@@ -70,11 +75,13 @@ export async function startTestServer(
       const ws = requireWorkspace(keyDb, workspace);
       return createKey(keyDb, { workspaceId: ws.id, write, rateLimit, label: null, now: new Date().toISOString() }).key;
     },
-    async request(method, path, { key = null, body, raw, headers = {} } = {}) {
+    async request(method, path, { key = null, body, raw, headers = {}, socket = false } = {}) {
       const init: RequestInit = { method, headers: { ...headers, ...(key !== null ? { "X-API-Key": key } : {}) } };
       if (raw !== undefined) init.body = raw;
       else if (body !== undefined) init.body = JSON.stringify(body);
-      const res = await fetch(url + path, init);
+      let res = socket ? await fetch(url + path, init) : await service.fetch(new Request(url + path, init));
+      // What HTTP does to a HEAD answer on the wire: the headers stay, the body goes.
+      if (!socket && method === "HEAD") res = new Response(null, { status: res.status, headers: res.headers });
       checkContract(method, path, res.status, await res.clone().text());
       return res;
     },
@@ -93,10 +100,37 @@ export interface CliResult {
 }
 
 /**
- * Run the real `feedbase` CLI as a subprocess (async, so an in-process server keeps answering).
+ * Run a `feedbase` command line in-process through `main(argv, io)`, as the executable does, with its
+ * output captured (`subprocess: true` runs `bun cli/main.ts` instead, for what only a process shows:
+ * signals, exit at a failure, the environment of a fresh process). commander's `.env()` options read
+ * process.env, so for the call's duration FEEDBASE_ settings are the call's own (the suite's are hidden).
  * @example const r = await cli(["key", "list", "--data", path]); expect(r.code).toBe(0)
  */
-export async function cli(args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<CliResult> {
+export async function cli(args: string[], options: { env?: Record<string, string>; stdin?: string; subprocess?: boolean } = {}): Promise<CliResult> {
+  if (options.subprocess) return cliProcess(args, options);
+  let stdout = "";
+  let stderr = "";
+  const io: Io = {
+    out: (text) => void (stdout += text),
+    err: (text) => void (stderr += text),
+    stdin: async () => options.stdin ?? "",
+    stdinIsTTY: false,
+    env: process.env,
+  };
+  const saved = Object.entries(process.env).filter(([name]) => name.startsWith("FEEDBASE_"));
+  for (const [name] of saved) delete process.env[name];
+  Object.assign(process.env, options.env);
+  try {
+    const code = await main(args, io);
+    return { code, stdout, stderr };
+  } finally {
+    for (const name of Object.keys(options.env ?? {})) delete process.env[name];
+    for (const [name, value] of saved) process.env[name] = value;
+  }
+}
+
+/** The real CLI as a subprocess (async, so an in-process server keeps answering). */
+async function cliProcess(args: string[], options: { env?: Record<string, string>; stdin?: string }): Promise<CliResult> {
   const proc = Bun.spawn([process.execPath, join(ROOT, "cli", "main.ts"), ...args], {
     cwd: ROOT,
     env: { ...inheritedEnv(), ...options.env },

@@ -1,0 +1,175 @@
+import { InvalidArgumentError, type Command } from "commander";
+import { ValidationError } from "../src/domain/errors.ts";
+import { parseFormulaFile } from "../src/domain/formula-file.ts";
+import { isoTime } from "../src/domain/time.ts";
+import { optimizeFormula, type OptimizeOptions } from "../src/optimize/result.ts";
+import { solverRuntime } from "../src/optimize/runtime.ts";
+import { parsePrice, PRICE_PROBLEM } from "../src/optimize/what-if.ts";
+import { FORMULA_ID } from "../src/schemas/formulas.ts";
+import type { OptimizeResult } from "../src/schemas/optimize.ts";
+import { requireFormula } from "../src/store/formulas.ts";
+import { importFormulas } from "../src/admin/imports.ts";
+import { findIngredient } from "../src/store/ingredients.ts";
+import { requireWorkspace } from "../src/store/workspaces.ts";
+import { CliFailure, dataOption, printDocument, printRows, signed, withExamples , withData } from "./common.ts";
+import type { Io } from "./io.ts";
+import { warnUnmetLimits } from "./import.ts";
+
+interface Options {
+  include?: string;
+  price: Map<string, number>;
+  includeOutOfStock?: boolean;
+  json?: boolean;
+  saveAs?: string;
+  id?: string;
+  workspace: string;
+  data: string;
+}
+
+/** `--price NAME=VALUE`, repeatable: split at the last `=`, as the API's `price` parameter. */
+function collectPrice(value: string, prices: Map<string, number>): Map<string, number> {
+  try {
+    const { name, price } = parsePrice(value);
+    return new Map(prices).set(name, price);
+  } catch {
+    throw new InvalidArgumentError(`--${PRICE_PROBLEM}`);
+  }
+}
+
+const formulaIdOption = (value: string) => {
+  if (!FORMULA_ID.test(value)) throw new InvalidArgumentError("--id must be 1 to 64 of A-Z a-z 0-9 _ . -");
+  return value;
+};
+
+/** `feedbase formula optimize`: the data of GET /v1/formulas/:id/optimize as a report, and --save-as to keep the mix. */
+export function registerFormulaOptimize(group: Command, io: Io): void {
+  withExamples(
+    group
+      .command("optimize <id>")
+      .description("the least-cost mix that meets the formula's limits at today's prices and stock: old → new composition, saving, binding limits with shadow prices, price ranges")
+      .option("--include <names>", "extra candidate ingredients, comma-separated")
+      .option("--price <NAME=VALUE>", "a what-if price per ton (repeatable; never stored)", collectPrice, new Map<string, number>())
+      .option("--include-out-of-stock", "let out-of-stock candidates into the mix (by default they are held at 0)")
+      .option("--json", "print the API's data as one JSON document")
+      .option("--save-as <name>", "save the optimized mix as a new formula with this name (same species, subcategory, batch size and limits)")
+      .option("--id <id>", "id of the formula --save-as creates (default: a generated frm_ id)", formulaIdOption)
+      .option("--workspace <slug>", "workspace holding the formula", "default")
+      .addOption(dataOption())
+      .action(
+        async (id: string, opts: Options) => {
+          if (opts.id !== undefined && opts.saveAs === undefined) throw new InvalidArgumentError("--id needs --save-as");
+          return withData(opts, async ({ db, workspace }) => {
+            const ws = workspace().id;
+            const formula = requireFormula(db, ws, id);
+            const lookup = (name: string) => findIngredient(db, ws, name);
+            const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+            for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
+            const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
+            const result = optimizeFormula(await solverRuntime(), formula, lookup, options);
+            if (opts.json) printDocument(io, result);
+            else printReport(io, result);
+            if (opts.saveAs === undefined) return;
+            if (result.optimized === null) throw new CliFailure(`${id} is infeasible: nothing to save (relax the limits the report names)`);
+            const [file] = parseFormulaFile([
+              {
+                ...(opts.id !== undefined ? { id: opts.id } : {}),
+                name: opts.saveAs,
+                species: formula.species,
+                subcategory: formula.subcategory,
+                batchSize: formula.batchSize,
+                ingredients: result.optimized.ingredients.filter((i) => i.percent > 0).map((i) => ({ name: i.name, percent: i.percent, price: i.price })),
+                constraints: formula.constraints,
+              },
+            ]);
+            const [saved] = importFormulas(db, ws, [file!], { replace: false, now: isoTime(Date.now()) });
+            (opts.json ? io.err : io.out)(`Saved the optimized mix as formula ${saved!.id} (${saved!.name}), total cost ${saved!.totalCost.toFixed(2)}\n`);
+            warnUnmetLimits(io, [saved!]);
+          });
+        },
+      ),
+    [
+      "feedbase formula optimize broiler-starter",
+      "feedbase formula optimize broiler-starter --include Wheat,Barley --price 'Soybean meal 48%=455'",
+      "feedbase formula optimize layer-phase-1 --include-out-of-stock --json",
+      "feedbase formula optimize broiler-starter --save-as 'Broiler starter (Nov)' --id broiler-starter-nov",
+    ],
+  );
+}
+
+const fixed = (v: number | null, d = 2) => (v === null ? "-" : v.toFixed(d));
+
+/** The readable report: what a nutritionist scans first, then how firm the answer is. */
+function printReport(io: Io, r: OptimizeResult): void {
+  const out = (text: string) => io.out(text);
+  out(`${r.id}: ${r.name}, batch of ${r.batchSize} kg: ${r.status}\n`);
+  if (r.optimized === null) {
+    out(`No mix of the candidates meets every limit. Cost of the saved mix now: ${r.current.cost.toFixed(2)}\nTo relax (the value the closest mix reaches):\n`);
+    printRows(io,
+      r.conflicts,
+      [
+        ["LIMIT", (c) => (c.kind === "ratio" ? `${c.numerator}:${c.denominator}` : c.kind === "nutrient" ? c.key! : `${c.name} (inclusion %)`)],
+        ["BOUND", (c) => c.bound],
+        ["LIMIT VALUE", (c) => String(c.limit)],
+        ["BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
+      ],
+      false,
+    );
+    return;
+  }
+  const s = r.saving!;
+  out(`Cost per batch ${r.current.cost.toFixed(2)} → ${r.optimized.cost.toFixed(2)}: saving ${signed(s.perBatch)} (${signed(s.perTon)} per ton${s.percent === null ? "" : `, ${signed(s.percent)}%`})\n\n`);
+  const names = [...new Set([...r.current.ingredients.map((i) => i.name), ...r.optimized.ingredients.map((i) => i.name)])];
+  const before = new Map(r.current.ingredients.map((i) => [i.name, i]));
+  const after = new Map(r.optimized.ingredients.map((i) => [i.name, i]));
+  printRows(io,
+    names.map((name) => ({ name, old: before.get(name)?.percent ?? 0, now: after.get(name)?.percent ?? 0, price: after.get(name)?.price ?? before.get(name)!.price })),
+    [
+      ["INGREDIENT", (x) => x.name],
+      ["SAVED %", (x) => String(x.old)],
+      ["OPTIMIZED %", (x) => String(x.now)],
+      ["CHANGE", (x) => signed(x.now - x.old, 4)],
+      ["PRICE/T", (x) => x.price.toFixed(2)],
+    ],
+    false,
+  );
+  const binding = [
+    ...r.shadowPrices.nutrients.map((b) => ({ ...b, label: b.key })),
+    ...r.shadowPrices.ingredients.map((b) => ({ ...b, label: `${b.name} (inclusion %)` })),
+    ...r.shadowPrices.ratios.map((b) => ({ ...b, label: `${b.numerator}:${b.denominator}`, validFrom: null, validTo: null })),
+  ];
+  out("\nBinding limits (shadow price: change of the cost per ton for one unit more of the limit):\n");
+  printRows(io,
+    binding,
+    [
+      ["LIMIT", (b) => b.label],
+      ["BOUND", (b) => b.bound],
+      ["VALUE", (b) => String(b.limit)],
+      ["SHADOW PRICE", (b) => signed(b.shadowPrice, 4)],
+      ["VALID FROM", (b) => fixed(b.validFrom)],
+      ["VALID TO", (b) => fixed(b.validTo)],
+    ],
+    false,
+  );
+  out("\nPrice ranging (the mix stays optimal while the price per ton stays in the range; - = no limit):\n");
+  printRows(io,
+    r.ranging,
+    [
+      ["INGREDIENT", (g) => g.name],
+      ["PERCENT", (g) => String(g.percent)],
+      ["PRICE", (g) => g.price.toFixed(2)],
+      ["LOW", (g) => fixed(g.priceLow)],
+      ["HIGH", (g) => fixed(g.priceHigh)],
+    ],
+    false,
+  );
+  out("\nCandidates left out (they would enter below this price; - = never):\n");
+  printRows(io,
+    r.excluded,
+    [
+      ["INGREDIENT", (e) => e.name],
+      ["PRICE", (e) => e.price.toFixed(2)],
+      ["ENTERS BELOW", (e) => fixed(e.entersBelow)],
+    ],
+    false,
+  );
+}

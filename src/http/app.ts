@@ -1,0 +1,180 @@
+import { systemClock, timestamper, type Clock } from "../domain/time.ts";
+import type { Logger } from "../log.ts";
+import type { KeyAuth } from "../store/keys.ts";
+import type { Backend } from "../store/backend.ts";
+import { authenticate } from "./auth.ts";
+import { ReadCache } from "./read-cache.ts";
+import { errorBody, jsonReply, PreparedBody, type Reply } from "./envelope.ts";
+import { HttpError, toHttpError } from "./errors.ts";
+import { dispatch, Router } from "./router.ts";
+import { accessOf, type RequestContext, type Route } from "./route.ts";
+import type { SlidingWindowLimiter } from "../limiter/sliding-window.ts";
+import { rateLimitHeaders } from "./rate-limit.ts";
+import { PipelineWatch } from "./pipelining.ts";
+import type { MetricsEndpoint } from "../metrics/endpoint.ts";
+import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+
+export interface FetchDeps {
+  routes: readonly Route[];
+  /** The reads and writes handlers get (src/store/backend.ts). */
+  backend: Backend;
+  /** The key behind an `X-API-Key` value, active or not; null when unknown. */
+  findKey(key: string): KeyAuth | null;
+  logger: Logger;
+  limiter: SlidingWindowLimiter;
+  clock?: Clock;
+  /** The data generation: cached bodies and keys are kept while it holds (src/store/data-version.ts). */
+  version: { current(): number };
+  /** One info line per request (default on); rate-limit refusals are logged at warn either way. */
+  accessLog?: boolean;
+  /** The failed readiness checks (src/http/readiness.ts), for `GET /readyz`. */
+  readiness: () => Promise<string[]>;
+  /** With `serve --metrics`: every answer is counted, and `GET /metrics` shows it. */
+  metrics?: { recorder: ServiceMetrics; endpoint: MetricsEndpoint };
+}
+
+const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
+/**
+ * The HTTP surface as a function. `connection` names the client's connection (address and port) when
+ * the request came over a socket: writes on a connection known to wait for its answers may share a
+ * commit (src/http/pipelining.ts); without it every write commits before the answer.
+ */
+export type AppFetch = (req: Request, connection?: string) => Response | Promise<Response>;
+
+let requestCounter = 0;
+const requestIdPrefix = crypto.randomUUID().slice(0, 8);
+
+/**
+ * The HTTP surface as a fetch function, sockets aside: authentication, route and method, permission,
+ * then the handler, in the order of docs/decisions.md#http; every answer carries X-Request-Id and is
+ * logged as one JSON line. `startHttpServer` puts it on Bun.serve; tests may call it directly.
+ * @example const fetch = createFetch({ routes, backend, findKey, version, logger, limiter, readiness }); await fetch(new Request("http://x/healthz"))
+ */
+export function createFetch(options: FetchDeps): AppFetch {
+  const { logger, backend, version } = options;
+  const clock = options.clock ?? systemClock;
+  const router = new Router(options.routes);
+  const accessLog = options.accessLog ?? true;
+  const recorder = options.metrics?.recorder ?? null;
+  const endpoint = options.metrics?.endpoint ?? null;
+  const keys = new ReadCache<KeyAuth>();
+  const bodies = new ReadCache<PreparedBody>();
+  // Requests in the same millisecond share one timestamp string (and so one finished cached body).
+  const timestampOf = timestamper();
+  const pipelines = new PipelineWatch();
+
+  interface Caller {
+    key: KeyAuth | null;
+    limitHeaders: Record<string, string> | null;
+    /** The limit a refused request exceeded: its log line is the warn one. */
+    refusedLimit: number | null;
+    /** The path's routes are probes that are not logged (/healthz). */
+    quiet: boolean;
+    /** The matched route's template, for metrics. */
+    route: string | null;
+  }
+
+  /** Everything up to the handler; synchronous where the handler is, so GETs need no promise. */
+  function handle(req: Request, path: string, query: string, caller: Caller, mayShareCommit: boolean): Reply | Promise<Reply> {
+    const now = clock();
+    const generation = version.current();
+    let key: KeyAuth | null = null;
+    if (path === "/v1" || path.startsWith("/v1/")) {
+      key = authenticate(options.findKey, req.headers.get("x-api-key"), keys, generation);
+      caller.key = key;
+      const decision = options.limiter.check(key.id, key.rateLimit);
+      caller.limitHeaders = rateLimitHeaders(decision, now);
+      if (!decision.allowed) {
+        caller.refusedLimit = decision.limit;
+        recorder?.rateLimited();
+        throw new HttpError(401, "Rate limit exceeded", { "Retry-After": String(Math.max(1, decision.resetSeconds)) });
+      }
+    }
+    const match = router.match(req.method, path);
+    if (match.kind === "none") throw new HttpError(404, "Not found");
+    caller.quiet = match.quiet;
+    caller.route = match.kind === "found" ? match.route.route.path : null;
+    if (match.kind === "method") throw new HttpError(405, "Method not allowed", { Allow: match.allow });
+    if (accessOf(match.route.route) === "write" && !key!.canWrite) throw new HttpError(403, "Write permission required");
+    const timestamp = timestampOf(now);
+    const ctx = {
+      req,
+      key,
+      clock,
+      timestamp,
+      rawQuery: query,
+      read: backend.read,
+      write: mayShareCommit ? backend.batchedWrite : backend.write,
+      cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined),
+      readiness: options.readiness,
+      metrics: endpoint,
+    } as RequestContext;
+    return dispatch(match.route, ctx, match.params, query);
+  }
+
+  /** A 200 from a kept body, or from one built now and kept for this generation. */
+  function cachedReply(generation: number, key: string, build: () => string | Promise<string>, timestamp: string | undefined): Reply | Promise<Reply> {
+    const reply = (body: PreparedBody): Reply => jsonReply(200, timestamp === undefined ? body.untimed() : body.at(timestamp));
+    const kept = bodies.peek(generation, key);
+    if (kept) return reply(kept);
+    const open = build();
+    if (typeof open === "string") return reply(bodies.put(generation, key, new PreparedBody(open)));
+    return open.then((text) => reply(bodies.put(generation, key, new PreparedBody(text))));
+  }
+
+  function failure(error: unknown, requestId: string, req: Request, path: string): Reply {
+    const known = toHttpError(error);
+    if (known) return jsonReply(known.status, errorBody(known.message), known.headers);
+    logger.log("error", "unhandled error", { requestId, method: req.method, path, error: String((error as Error)?.stack ?? error) });
+    return jsonReply(500, errorBody("Internal server error"));
+  }
+
+  /** One Response with every header at once: setting headers one by one afterwards costs more than the body. */
+  function finish(reply: Reply, req: Request, path: string, requestId: string, caller: Caller, started: number): Response {
+    const headers: Record<string, string> = { "Content-Type": "application/json", "X-Request-Id": requestId };
+    if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
+    if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
+    if (!caller.quiet && (accessLog || caller.refusedLimit !== null)) {
+      const line = {
+        requestId,
+        method: req.method,
+        path,
+        status: reply.status,
+        ms: Math.round((performance.now() - started) * 1000) / 1000,
+        keyId: caller.key?.id ?? null,
+      };
+      // One line per request. A 401 for a limit looks like a revoked key to an integrator: the refusal's
+      // line is a warn naming the limit, so the admin can tell which (and sees it with the access log off).
+      if (caller.refusedLimit === null) logger.log("info", "request", line);
+      else logger.log("warn", "rate limit exceeded", { ...line, limit: caller.refusedLimit });
+    }
+    // Requests refused before routing (401) are counted under their path's template when it has one.
+    if (recorder) recorder.request(caller.route ?? router.templateOf(path), req.method, reply.status, (performance.now() - started) / 1000);
+    return new Response(reply.body, { status: reply.status, headers });
+  }
+
+  return (req, connection) => {
+    const started = performance.now();
+    const url = req.url;
+    const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+    const queryStart = url.indexOf("?", pathStart);
+    const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart);
+    const query = queryStart === -1 ? "" : url.slice(queryStart + 1);
+    const given = req.headers.get("x-request-id");
+    const requestId = given !== null && REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
+    const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false, route: null };
+    let outcome: Reply | Promise<Reply>;
+    try {
+      outcome = handle(req, path, query, caller, connection !== undefined && pipelines.note(connection));
+    } catch (error) {
+      outcome = failure(error, requestId, req, path);
+    }
+    if (outcome instanceof Promise) {
+      return outcome.then(
+        (reply) => finish(reply, req, path, requestId, caller, started),
+        (error) => finish(failure(error, requestId, req, path), req, path, requestId, caller, started),
+      );
+    }
+    return finish(outcome, req, path, requestId, caller, started);
+  };
+}

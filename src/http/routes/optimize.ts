@@ -1,0 +1,77 @@
+/**
+ * Least-cost formulation over HTTP (docs/decisions.md#least-cost-formulation): reads (a read key may
+ * call them: nothing is stored), cached per data generation like every read, so a repeated question
+ * is answered from the kept body. A solve runs in one turn and so holds the server for its own few
+ * milliseconds only; the worklist yields to other requests between formulas.
+ */
+import { ValidationError } from "../../domain/errors.ts";
+import { optimizeFormula, type FormulaToOptimize, type OptimizeOptions } from "../../optimize/result.ts";
+import { solverRuntime } from "../../optimize/runtime.ts";
+import { whatIfOf } from "../../optimize/what-if.ts";
+import { savingsWorklist } from "../../optimize/worklist.ts";
+import * as O from "../../schemas/optimize.ts";
+import type { Reads } from "../../store/backend.ts";
+import type { IngredientDetail } from "../../store/ingredients.ts";
+import { openBody } from "../envelope.ts";
+import { cacheKey } from "../read-cache.ts";
+import { defineRoute } from "../route.ts";
+import { ID_PARAM } from "./formulas.ts";
+
+/** The ingredients a solve may use, read before it starts; an unknown name in `include` or `price` is a 400. */
+async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions): Promise<Map<string, IngredientDetail>> {
+  const asked = [...options.include, ...options.prices.keys()];
+  const names = new Set([...formula.ingredients.map((r) => r.name), ...formula.constraints.ingredients.map((c) => c.name), ...asked]);
+  const found = new Map<string, IngredientDetail>();
+  for (const name of names) {
+    const detail = await read.findIngredient(ws, name);
+    if (detail) found.set(name, detail);
+  }
+  for (const name of asked) if (!found.has(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
+  return found;
+}
+
+const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
+
+export const optimizeRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/v1/formulas/:id/optimize",
+    summary: "The least-cost mix that meets the formula's limits, and how firm that answer is",
+    description:
+      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits and `include`. Nothing is stored.",
+    params: ID_PARAM,
+    query: O.optimizeQuery,
+    lookup: (ctx, params) => ctx.read.requireFormula(ctx.key.workspaceId, params.id),
+    response: { status: 200, description: "The optimization", schema: O.optimizeRead },
+    errors: [400, 404],
+    handle(ctx, { params, query, found: formula }) {
+      const ws = ctx.key.workspaceId;
+      const { include, prices } = whatIfOf(ctx.rawQuery);
+      const options: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock };
+      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock), async () => {
+        const ingredients = await ingredientsFor(ctx.read, ws, formula, options);
+        const highs = await solverRuntime();
+        return openBody(optimizeFormula(highs, formula, (name) => ingredients.get(name) ?? null, options));
+      });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/reports/savings",
+    summary: "The worklist: every formula optimized at today's prices and stock, by saving",
+    description: "Each formula's saved composition and least-cost mix at today's prices and stock, ordered by saving per ton (descending), infeasible formulas last with a null optimizedCost and saving.",
+    params: {},
+    response: { status: 200, description: "The worklist", schema: O.savingsReport },
+    errors: [],
+    handle(ctx) {
+      const ws = ctx.key.workspaceId;
+      return ctx.cached(cacheKey("savings", ws), async () => {
+        // Both reads before the first yield, so the worklist is of one state of the data.
+        const formulas = await ctx.read.listFormulaDetails(ws);
+        const ingredients = new Map((await ctx.read.listIngredientDetails(ws)).map((i) => [i.name, i]));
+        const data = await savingsWorklist(await solverRuntime(), formulas, (name) => ingredients.get(name) ?? null);
+        return openBody(data, { count: data.length });
+      });
+    },
+  }),
+];

@@ -1,0 +1,136 @@
+/**
+ * A formula optimized, in the shape of GET /v1/formulas/:id/optimize: the saved composition at these
+ * prices, the least-cost mix, the saving and how firm the answer is, rounded for people (percents 4
+ * decimals, costs 2, shadow prices 4, prices and ranges 2).
+ */
+import type { Highs } from "highs";
+import { achievedNutrients, amountOf, costOf, round, totalCostOf, type FormulaConstraints } from "../domain/formula-math.ts";
+import type { OptimizeResult } from "../schemas/optimize.ts";
+import type { IngredientDetail } from "../store/ingredients.ts";
+import type { Conflict } from "./conflicts.ts";
+import { buildProblem, candidateNames, costPerTon, inMix, type Candidate, type Limit } from "./model.ts";
+import { solveLeastCost, type LeastCostOutcome } from "./solve.ts";
+
+export interface OptimizeOptions {
+  /** Extra candidates (names the workspace holds). */
+  include: readonly string[];
+  /** What-if prices per ton by name; never stored. */
+  prices: ReadonlyMap<string, number>;
+  /** Let out-of-stock candidates into the mix instead of holding them at 0. */
+  includeOutOfStock: boolean;
+}
+
+export const NO_OPTIONS: OptimizeOptions = { include: [], prices: new Map(), includeOutOfStock: false };
+
+export interface FormulaToOptimize {
+  id: string;
+  name: string;
+  batchSize: number;
+  ingredients: ReadonlyArray<{ name: string; percent: number; price: number }>;
+  constraints: FormulaConstraints;
+}
+
+type Lookup = (name: string) => IngredientDetail | null;
+
+/**
+ * The candidates of a formula: its composition, the names its inclusion limits give, and `include`;
+ * prices from the database or the what-ifs. A name the database does not hold is no candidate.
+ * @example candidatesOf(formula, (n) => findIngredient(db, ws, n), NO_OPTIONS)
+ */
+export function candidatesOf(formula: FormulaToOptimize, lookup: Lookup, options: OptimizeOptions): Candidate[] {
+  const names = candidateNames(
+    formula.ingredients.map((r) => r.name),
+    formula.constraints.ingredients.map((c) => c.name),
+    options.include,
+  );
+  return names.flatMap((name) => {
+    const found = lookup(name);
+    if (!found) return [];
+    return [{ name, price: options.prices.get(name) ?? found.price, held: !found.inStock && !options.includeOutOfStock, nutrients: found.nutrients }];
+  });
+}
+
+/**
+ * Optimize a formula at today's prices and stock (or the what-ifs) and shape the answer.
+ * @example optimizeFormula(highs, requireFormula(db, ws, "broiler-starter"), (n) => findIngredient(db, ws, n), NO_OPTIONS).status // "optimal"
+ */
+export function optimizeFormula(highs: Highs, formula: FormulaToOptimize, lookup: Lookup, options: OptimizeOptions): OptimizeResult {
+  const candidates = candidatesOf(formula, lookup, options);
+  const outcome = solveLeastCost(highs, buildProblem(candidates, formula.constraints));
+  return shapeResult(formula, lookup, options, outcome);
+}
+
+function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: OptimizeOptions, outcome: LeastCostOutcome): OptimizeResult {
+  const { batchSize } = formula;
+  const priceNow = (row: { name: string; price: number }) => options.prices.get(row.name) ?? lookup(row.name)?.price ?? row.price;
+  const currentRows = formula.ingredients.map((row) => ({ name: row.name, percent: row.percent, price: priceNow(row) }));
+  const currentRaw = currentRows.reduce((sum, r) => sum + (((r.percent / 100) * batchSize) / 1000) * r.price, 0);
+  const current = {
+    cost: totalCostOf(currentRows.map((r) => ({ ...r, batchSize }))),
+    ingredients: currentRows.map((r) => ({ ...r, cost: costOf(amountOf(r.percent, batchSize), r.price) })),
+  };
+  const head = { id: formula.id, name: formula.name, batchSize, status: outcome.status };
+  const { candidates } = outcome.problem;
+
+  if (outcome.status === "infeasible") {
+    return {
+      ...head,
+      current,
+      optimized: null,
+      saving: null,
+      shadowPrices: { nutrients: [], ingredients: [], ratios: [] },
+      ranging: [],
+      excluded: candidates.map((c) => ({ name: c.name, price: round(c.price, 2), entersBelow: null })),
+      conflicts: outcome.conflicts.map(shapeConflict),
+    };
+  }
+
+  const { solution, sensitivity } = outcome;
+  const x = Array.from(solution.x, (v) => Math.max(0, v));
+  const perTon = costPerTon(candidates, x);
+  const optimizedRaw = (perTon * batchSize) / 1000;
+  const mix = candidates.map((c, j) => ({ c, j, percent: round(x[j]!, 4) })).filter((m) => inMix(x, m.j));
+  mix.sort((a, b) => b.percent - a.percent || (a.c.name < b.c.name ? -1 : a.c.name > b.c.name ? 1 : 0));
+  const perBatch = round(currentRaw - optimizedRaw, 2);
+
+  const shadow = { nutrients: [] as OptimizeResult["shadowPrices"]["nutrients"], ingredients: [] as OptimizeResult["shadowPrices"]["ingredients"], ratios: [] as OptimizeResult["shadowPrices"]["ratios"] };
+  for (const s of sensitivity.shadowPrices) {
+    const common = { bound: s.bound, limit: s.value, shadowPrice: round(s.shadowPrice, 4) };
+    const range = { validFrom: roundOrNull(s.validFrom), validTo: roundOrNull(s.validTo) };
+    if (s.limit.kind === "nutrient") shadow.nutrients.push({ key: s.limit.key, ...common, ...range });
+    else if (s.limit.kind === "ingredient") shadow.ingredients.push({ name: s.limit.name, ...common, ...range });
+    else shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
+  }
+
+  return {
+    ...head,
+    current,
+    optimized: {
+      cost: round(optimizedRaw, 2),
+      costPerTon: round(perTon, 2),
+      ingredients: mix.map(({ c, j, percent }) => {
+        const amount = round((x[j]! / 100) * batchSize, 3);
+        return { name: c.name, percent, amount, price: round(c.price, 2), cost: costOf(amount, c.price) };
+      }),
+      nutrients: achievedNutrients(mix.map(({ c, j }) => ({ percent: x[j]!, nutrients: c.nutrients }))),
+    },
+    saving: { perBatch, perTon: round(currentRaw / (batchSize / 1000) - perTon, 2), percent: currentRaw === 0 ? null : round(((currentRaw - optimizedRaw) / currentRaw) * 100, 2) },
+    shadowPrices: shadow,
+    ranging: mix.map(({ c, j, percent }) => ({ name: c.name, percent, price: round(c.price, 2), priceLow: roundOrNull(sensitivity.priceLow[j]!), priceHigh: roundOrNull(sensitivity.priceHigh[j]!) })),
+    excluded: candidates.flatMap((c, j) => (inMix(x, j) ? [] : [{ name: c.name, price: round(c.price, 2), entersBelow: roundOrNull(sensitivity.entersBelow[j]!) }])),
+    conflicts: [],
+  };
+}
+
+const roundOrNull = (v: number | null) => (v === null ? null : round(v, 2));
+
+function shapeConflict(c: Conflict): OptimizeResult["conflicts"][number] {
+  const tail = { bound: c.bound, limit: c.value, bestAchievable: c.bestAchievable === null ? null : round(c.bestAchievable, 4) };
+  return { ...target(c.limit), ...tail };
+}
+
+function target(limit: Limit) {
+  if (limit.kind === "nutrient") return { kind: "nutrient" as const, key: limit.key };
+  if (limit.kind === "ingredient") return { kind: "ingredient" as const, name: limit.name };
+  return { kind: "ratio" as const, numerator: limit.numerator, denominator: limit.denominator };
+}

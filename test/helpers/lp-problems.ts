@@ -1,0 +1,105 @@
+/**
+ * Least-cost problems for the optimizer's proofs: seeded random formulas that are feasible by
+ * construction (their limits are set around a known mix, the "saved composition"), and a second,
+ * independent LP solver (GLPK) to compare optima with.
+ */
+import GLPK, { type GLPK as Glpk } from "glpk.js/node";
+import type { FormulaConstraints } from "../../src/domain/formula-math.ts";
+import type { Candidate } from "../../src/optimize/model.ts";
+import type { LeastCostProblem } from "../../src/optimize/model.ts";
+import { seeded } from "./random.ts";
+
+export interface RandomFormula {
+  seed: number;
+  candidates: Candidate[];
+  constraints: FormulaConstraints;
+  /** A mix that meets every limit (percents summing to 100). */
+  saved: number[];
+}
+
+/**
+ * A feasible random formula. Nutrient values are drawn from a few levels so ties (and degenerate
+ * optima) occur; some limits sit exactly at the saved mix's level; some candidates are out of stock.
+ * @example const f = randomFormula(7); f.candidates.length // 3..14
+ */
+export function randomFormula(seed: number, size: { candidates?: number; nutrients?: number } = {}): RandomFormula {
+  const rnd = seeded(seed);
+  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+  const n = size.candidates ?? int(3, 14);
+  const keys = Array.from({ length: size.nutrients ?? int(2, 6) }, (_, k) => `N${k}`);
+  const levels = [0, 0, 0.5, 1, 2, 5, 10, 40];
+  const candidates: Candidate[] = Array.from({ length: n }, (_, j) => ({
+    name: `I${j}`,
+    price: rnd() < 0.15 ? int(50, 400) : Math.round(rnd() * 200_000) / 100 + 20,
+    held: j > 0 && rnd() < 0.1,
+    nutrients: Object.fromEntries(keys.flatMap((k) => (rnd() < 0.2 ? [] : [[k, rnd() < 0.5 ? levels[int(0, levels.length - 1)]! : Math.round(rnd() * 5000) / 100]]))),
+  }));
+  // The saved mix: random shares of the candidates that are in stock.
+  const weights: number[] = candidates.map((c) => (c.held || rnd() < 0.3 ? 0 : rnd()));
+  if (!weights.some((w) => w > 0)) weights[0] = 1;
+  const total = weights.reduce((a, b) => a + b, 0);
+  const saved = weights.map((w) => (w / total) * 100);
+  const level = (key: string) => candidates.reduce((sum, c, j) => sum + ((c.nutrients[key] ?? 0) * saved[j]!) / 100, 0);
+  const around = (v: number, below: boolean) => {
+    const roll = rnd();
+    if (roll < 0.25) return v; // exactly at the saved level: binding, often degenerate
+    return below ? v * (1 - rnd() * 0.15) - rnd() * 0.01 : v * (1 + rnd() * 0.15) + rnd() * 0.01;
+  };
+  const nutrients = keys.flatMap((key) => {
+    const v = level(key);
+    const min = rnd() < 0.7 ? around(v, true) : null;
+    const max = rnd() < 0.5 ? around(v, false) : null;
+    return min === null && max === null ? [] : [{ key, min, max }];
+  });
+  const ingredients = candidates.flatMap((c, j) => {
+    if (rnd() > 0.3) return [];
+    const min = rnd() < 0.5 && saved[j]! > 0 ? around(saved[j]!, true) : null;
+    const max = rnd() < 0.7 ? Math.min(100, around(saved[j]!, false)) : null;
+    return min === null && max === null ? [] : [{ name: c.name, min: min === null ? null : Math.max(0, min), max }];
+  });
+  const ratios = keys.flatMap((numerator, k) => {
+    const denominator = keys[(k + 1) % keys.length]!;
+    const den = level(denominator);
+    if (rnd() > 0.35 || den <= 0 || numerator === denominator) return [];
+    const ratio = level(numerator) / den;
+    const min = rnd() < 0.6 ? around(ratio, true) : null;
+    const max = min === null || rnd() < 0.4 ? around(ratio, false) : null;
+    return [{ numerator, denominator, min, max }];
+  });
+  return { seed, candidates, constraints: { nutrients, ingredients, ratios }, saved };
+}
+
+let glpk: Glpk | null = null;
+
+/**
+ * The optimum per ton by GLPK (simplex, no presolve), or null when it finds no feasible mix.
+ * @example await glpkOptimum(problem) // 312.4 (cost per ton)
+ */
+export async function glpkOptimum(problem: LeastCostProblem): Promise<number | null> {
+  glpk ??= await GLPK();
+  const g = glpk;
+  const vars = problem.candidates.map((_, j) => `x${j}`);
+  const bnds = (lower: number, upper: number) => {
+    if (lower === upper) return { type: g.GLP_FX, lb: lower, ub: upper };
+    if (Number.isFinite(lower) && Number.isFinite(upper)) return { type: g.GLP_DB, lb: lower, ub: upper };
+    if (Number.isFinite(lower)) return { type: g.GLP_LO, lb: lower, ub: 0 };
+    if (Number.isFinite(upper)) return { type: g.GLP_UP, lb: 0, ub: upper };
+    return { type: g.GLP_FR, lb: 0, ub: 0 };
+  };
+  const result = g.solve(
+    {
+      name: "least-cost",
+      objective: { direction: g.GLP_MIN, name: "cost", vars: problem.candidates.map((c, j) => ({ name: vars[j]!, coef: c.price / 100 })) },
+      subjectTo: problem.rows.map((row, r) => ({
+        name: `r${r}`,
+        vars: [...row.coefficients].flatMap((coef, j) => (coef === 0 ? [] : [{ name: vars[j]!, coef }])),
+        bnds: bnds(row.lower, row.upper),
+      })),
+      bounds: problem.candidates.map((c, j) => (c.held ? { name: vars[j]!, type: g.GLP_FX, lb: 0, ub: 0 } : { name: vars[j]!, type: g.GLP_LO, lb: 0, ub: 0 })),
+    },
+    { msglev: g.GLP_MSG_OFF, presol: false },
+  );
+  if (result.result.status === g.GLP_OPT) return result.result.z;
+  if (result.result.status === g.GLP_NOFEAS) return null;
+  throw new Error(`GLPK ended with status ${result.result.status}`);
+}

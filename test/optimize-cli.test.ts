@@ -1,0 +1,100 @@
+/** `feedbase formula optimize` as a subprocess on a demo data file: report, --json, --save-as, refusals. */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { readFormulaFile } from "../src/domain/formula-file.ts";
+import { seedDemo } from "../src/demo/seed.ts";
+import { NO_OPTIONS, optimizeFormula } from "../src/optimize/result.ts";
+import { solverRuntime } from "../src/optimize/runtime.ts";
+import { openDatabase } from "../src/store/db.ts";
+import { findFormula, requireFormula } from "../src/store/formulas.ts";
+import { importFormulas } from "../src/admin/imports.ts";
+import { findIngredient } from "../src/store/ingredients.ts";
+import { cli, tempDir } from "./helpers/harness.ts";
+
+setDefaultTimeout(60_000);
+const tmp = tempDir();
+const data = join(tmp.dir, "demo.db");
+const fb = (...args: string[]) => cli([...args, "--data", data]);
+
+beforeAll(() => {
+  const db = openDatabase(data, { create: true });
+  seedDemo(db, "2026-11-23T08:00:00.000Z");
+  importFormulas(db, 1, readFormulaFile(JSON.stringify([{
+    id: "impossible", name: "Impossible", species: "Poultry", subcategory: "Test", batchSize: 1000,
+    ingredients: [{ name: "Maize", percent: 100 }], constraints: { nutrients: [{ key: "CP", min: 70, max: null }] },
+  }])), { replace: false, now: "2026-11-23T09:00:00.000Z" });
+  db.close();
+});
+afterAll(() => tmp.cleanup());
+
+describe("feedbase formula optimize", () => {
+  test("--json prints the API's data: the same result as the optimizer in-process", async () => {
+    const r = await fb("formula", "optimize", "swine-grower", "--json");
+    expect(r.code).toBe(0);
+    const db = openDatabase(data, { create: false });
+    const expected = optimizeFormula(await solverRuntime(), requireFormula(db, 1, "swine-grower"), (n) => findIngredient(db, 1, n), NO_OPTIONS);
+    db.close();
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+
+  test("the report: composition old → new, cost and saving, binding limits with shadow prices, ranging, left-out candidates", async () => {
+    const r = await fb("formula", "optimize", "broiler-starter", "--include", "Wheat,Barley", "--price", "Maize=240");
+    expect(r.code).toBe(0);
+    const json = JSON.parse((await fb("formula", "optimize", "broiler-starter", "--include", "Wheat,Barley", "--price", "Maize=240", "--json")).stdout);
+    const lines = r.stdout.split("\n");
+    expect(lines[0]).toBe("broiler-starter: Broiler starter 0-10 d, batch of 2000 kg: optimal");
+    expect(lines[1]).toBe(`Cost per batch ${json.current.cost.toFixed(2)} → ${json.optimized.cost.toFixed(2)}: saving +${json.saving.perBatch.toFixed(2)} (+${json.saving.perTon.toFixed(2)} per ton, +${json.saving.percent.toFixed(2)}%)`);
+    expect(lines[3]).toMatch(/^INGREDIENT\s+SAVED %\s+OPTIMIZED %\s+CHANGE\s+PRICE\/T$/);
+    expect(lines.find((l) => l.startsWith("Maize "))).toMatch(/^Maize\s+60\.347\s+\d+\.\d+\s+[+-]\d+\.\d{4}\s+240\.00$/);
+    for (const heading of ["Binding limits (shadow price: change of the cost per ton for one unit more of the limit):", "Price ranging (the mix stays optimal while the price per ton stays in the range; - = no limit):", "Candidates left out (they would enter below this price; - = never):"]) {
+      expect(lines).toContain(heading);
+    }
+    const first = json.shadowPrices.nutrients[0];
+    expect(lines.find((l) => l.startsWith(`${first.key} `))).toContain(first.shadowPrice.toFixed(4));
+    expect(lines.some((l) => /^Wheat\s+262\.00\s+\d+\.\d{2}$/.test(l) || l.startsWith("Wheat "))).toBe(true);
+  });
+
+  test("--save-as keeps the optimized mix as a new formula with the same species, batch size and limits", async () => {
+    const r = await fb("formula", "optimize", "layer-phase-1", "--save-as", "Layer phase 1 (least cost)", "--id", "layer-lc");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Saved the optimized mix as formula layer-lc (Layer phase 1 (least cost)), total cost ");
+    const json = JSON.parse((await fb("formula", "optimize", "layer-phase-1", "--json")).stdout);
+    const db = openDatabase(data, { create: false });
+    const original = requireFormula(db, 1, "layer-phase-1");
+    const saved = findFormula(db, 1, "layer-lc")!;
+    db.close();
+    expect(saved).toMatchObject({ name: "Layer phase 1 (least cost)", species: original.species, subcategory: original.subcategory, batchSize: original.batchSize, constraints: original.constraints });
+    expect(saved.ingredients.map((i) => [i.name, i.percent, i.price])).toEqual(json.optimized.ingredients.map((i: { name: string; percent: number; price: number }) => [i.name, i.percent, i.price]));
+    expect(Math.abs(saved.totalCost - json.optimized.cost)).toBeLessThanOrEqual(0.02);
+    // Saving it again under the same id is refused.
+    const again = await fb("formula", "optimize", "layer-phase-1", "--save-as", "Again", "--id", "layer-lc");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("Formula already exists: layer-lc");
+  });
+
+  test("an infeasible formula: the report names the conflicts, and --save-as is refused (exit 1)", async () => {
+    const report = await fb("formula", "optimize", "impossible");
+    expect(report.code).toBe(0);
+    expect(report.stdout).toContain("impossible: Impossible, batch of 1000 kg: infeasible");
+    expect(report.stdout).toMatch(/CP\s+min\s+70\s+8\.5/);
+    const save = await fb("formula", "optimize", "impossible", "--save-as", "Nope");
+    expect(save.code).toBe(1);
+    expect(save.stderr).toBe("error: impossible is infeasible: nothing to save (relax the limits the report names)\n");
+  });
+
+  test("bad values are usage errors (exit 2); unknown names and formulas are refusals (exit 1)", async () => {
+    const cases: [string[], number, string][] = [
+      [["formula", "optimize", "broiler-starter", "--price", "Maize"], 2, "--price must be NAME=VALUE with VALUE a number >= 0"],
+      [["formula", "optimize", "broiler-starter", "--price", "Maize=-3"], 2, "--price must be NAME=VALUE with VALUE a number >= 0"],
+      [["formula", "optimize", "broiler-starter", "--id", "x"], 2, "--id needs --save-as"],
+      [["formula", "optimize", "broiler-starter", "--save-as", "X", "--id", "bad id"], 2, "--id must be 1 to 64 of A-Z a-z 0-9 _ . -"],
+      [["formula", "optimize", "broiler-starter", "--include", "Nope"], 1, "Unknown ingredient: Nope"],
+      [["formula", "optimize", "broiler-starter", "--price", "Nope=3"], 1, "Unknown ingredient: Nope"],
+      [["formula", "optimize", "nope"], 1, "Formula not found: nope"],
+    ];
+    for (const [args, code, message] of cases) {
+      const r = await fb(...args);
+      expect({ args, code: r.code, stderr: r.stderr.includes(message) }).toEqual({ args, code, stderr: true });
+    }
+  });
+});

@@ -1,0 +1,206 @@
+/**
+ * GET /v1/formulas/:id/optimize and GET /v1/reports/savings on the demo workspace, over HTTP: the shape
+ * and rounding, the query's own rules (include, price=NAME=VALUE, includeOutOfStock), out-of-stock
+ * holds, infeasible formulas, caching per data generation, and a worklist that lets other requests through.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
+import { readFormulaFile } from "../src/domain/formula-file.ts";
+import { round } from "../src/domain/formula-math.ts";
+import { seedDemo } from "../src/demo/seed.ts";
+import type { OptimizeResult, SavingsItem } from "../src/schemas/optimize.ts";
+import { openDatabase } from "../src/store/db.ts";
+import { importFormulas } from "../src/admin/imports.ts";
+import { listFormulaDetails } from "../src/store/formulas.ts";
+import { findIngredient } from "../src/store/ingredients.ts";
+import { solverRuntime } from "../src/optimize/runtime.ts";
+import { savingsWorklist } from "../src/optimize/worklist.ts";
+import { startTestServer, type TestServer } from "./helpers/harness.ts";
+
+let t: TestServer;
+let read: string;
+let write: string;
+let db: Database;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  db = openDatabase(t.dataPath, { create: false });
+  seedDemo(db, "2026-11-23T08:00:00.000Z");
+  read = t.key();
+  write = t.key({ write: true });
+});
+afterAll(async () => {
+  db.close();
+  await t.stop();
+});
+
+const get = (path: string) => t.request("GET", path, { key: read });
+async function optimize(id: string, query = ""): Promise<OptimizeResult> {
+  const res = await get(`/v1/formulas/${id}/optimize${query}`);
+  expect(res.status).toBe(200);
+  return (await res.json()).data;
+}
+const decimals = (v: number, n: number) => v === round(v, n);
+
+describe("GET /v1/formulas/:id/optimize", () => {
+  test("a read key may call it; the answer has the documented fields, rounded as documented", async () => {
+    const r = await optimize("broiler-starter");
+    expect(Object.keys(r)).toEqual(["id", "name", "batchSize", "status", "current", "optimized", "saving", "shadowPrices", "ranging", "excluded", "conflicts"]);
+    expect(r).toMatchObject({ id: "broiler-starter", name: "Broiler starter 0-10 d", batchSize: 2000, status: "optimal", conflicts: [] });
+    const opt = r.optimized!;
+    expect(round(opt.ingredients.reduce((s, i) => s + i.percent, 0), 2)).toBe(100);
+    for (const i of opt.ingredients) expect(decimals(i.percent, 4) && decimals(i.amount, 3) && decimals(i.cost, 2)).toBe(true);
+    expect(opt.ingredients.map((i) => i.percent)).toEqual([...opt.ingredients.map((i) => i.percent)].sort((a, b) => b - a));
+    // Every figure is rounded from unrounded sums, so differences of rounded figures may be off by a cent.
+    expect(Math.abs(opt.costPerTon - opt.cost / 2)).toBeLessThanOrEqual(0.01);
+    // The saving is current − optimized, and the optimum is no dearer than the saved mix.
+    expect(Math.abs(r.saving!.perBatch - (r.current.cost - opt.cost))).toBeLessThanOrEqual(0.01 + 1e-9);
+    expect(r.saving!.perBatch).toBeGreaterThanOrEqual(0);
+    expect(Math.abs(r.saving!.percent! - (r.saving!.perBatch / r.current.cost) * 100)).toBeLessThanOrEqual(0.01);
+    // The saved composition at today's prices is what the cost route says it costs now.
+    const cost = (await (await get("/v1/formulas/broiler-starter/cost")).json()).data;
+    expect(r.current.cost).toBe(cost.cost);
+    for (const s of [...r.shadowPrices.nutrients, ...r.shadowPrices.ingredients]) {
+      expect(decimals(s.shadowPrice, 4)).toBe(true);
+      if (s.validFrom !== null) expect(s.validFrom).toBeLessThanOrEqual(s.limit + 0.005);
+      if (s.validTo !== null) expect(s.validTo).toBeGreaterThanOrEqual(s.limit - 0.005);
+    }
+    for (const g of r.ranging) {
+      if (g.priceLow !== null) expect(g.priceLow).toBeLessThanOrEqual(g.price);
+      if (g.priceHigh !== null) expect(g.priceHigh).toBeGreaterThanOrEqual(g.price);
+    }
+    for (const e of r.excluded) if (e.entersBelow !== null) expect(e.entersBelow).toBeLessThanOrEqual(e.price);
+  });
+
+  test("price=NAME=VALUE is a what-if, never stored; a price above its range changes the mix", async () => {
+    const base = await optimize("broiler-starter");
+    const maize = base.ranging.find((g) => g.name === "Maize")!;
+    const dearer = maize.priceHigh! + 20;
+    const r = await optimize("broiler-starter", `?price=Maize=${dearer}`);
+    expect(r.current.ingredients.find((i) => i.name === "Maize")!.price).toBe(dearer);
+    const before = base.optimized!.ingredients.find((i) => i.name === "Maize")!.percent;
+    const after = r.optimized!.ingredients.find((i) => i.name === "Maize")?.percent ?? 0;
+    expect(after).toBeLessThan(before);
+    // Inside the range the composition holds.
+    const inside = await optimize("broiler-starter", `?price=Maize%3D${maize.priceHigh! - 1}`);
+    expect(inside.optimized!.ingredients.map((i) => [i.name, i.percent])).toEqual(base.optimized!.ingredients.map((i) => [i.name, i.percent]));
+    const stored = (await (await get("/v1/prices/Maize")).json()).data;
+    expect(stored.price).toBe(base.current.ingredients.find((i) => i.name === "Maize")!.price);
+  });
+
+  test("include adds candidates: split at literal commas, each part percent-decoded; a price's name may hold '='", async () => {
+    for (const body of [
+      { name: "Fish meal, hipro", category: "Animal proteins", price: 1500, nutrients: { CP: 66, Lys: 5, Met: 1.9, MetCys: 2.5, Thr: 2.7, Ca: 4, avP: 2.5, ME_poultry: 2900 } },
+      { name: "Mix=1", category: "Additives", price: 10, nutrients: { CP: 1 } },
+    ]) expect((await t.request("POST", "/v1/ingredients", { key: write, body })).status).toBe(201);
+    const r = await optimize("broiler-starter", "?include=Wheat,Fish%20meal%2C%20hipro&include=Barley&price=Fish+meal%2C+hipro=900&price=Mix%3D1%3D250&include=Mix%3D1");
+    const names = [...r.optimized!.ingredients.map((i) => i.name), ...r.excluded.map((e) => e.name)];
+    expect(names).toEqual(expect.arrayContaining(["Wheat", "Fish meal, hipro", "Barley", "Mix=1"]));
+    const price = (n: string) => r.ranging.find((g) => g.name === n)?.price ?? r.excluded.find((e) => e.name === n)!.price;
+    expect(price("Fish meal, hipro")).toBe(900);
+    expect(price("Mix=1")).toBe(250);
+  });
+
+  test("bad parameters are 400 with the documented messages, after an unknown formula's 404", async () => {
+    const cases: [string, number, string][] = [
+      ["/v1/formulas/nope/optimize?includeOutOfStock=yes", 404, "Formula not found: nope"],
+      ["/v1/formulas/broiler-starter/optimize?includeOutOfStock=yes", 400, "includeOutOfStock must be true or false"],
+      ["/v1/formulas/broiler-starter/optimize?includeOutOfStock=TRUE", 400, "includeOutOfStock must be true or false"],
+      ["/v1/formulas/broiler-starter/optimize?include=Wheat,Nope", 400, "Unknown ingredient: Nope"],
+      ["/v1/formulas/broiler-starter/optimize?include=Wheat%2CBarley", 400, "Unknown ingredient: Wheat,Barley"],
+      ["/v1/formulas/broiler-starter/optimize?price=Nope=3", 400, "Unknown ingredient: Nope"],
+      ["/v1/formulas/broiler-starter/optimize?price=Maize", 400, "price must be NAME=VALUE with VALUE a number >= 0"],
+      ["/v1/formulas/broiler-starter/optimize?price=Maize=-1", 400, "price must be NAME=VALUE with VALUE a number >= 0"],
+      ["/v1/formulas/broiler-starter/optimize?price=Maize=abc", 400, "price must be NAME=VALUE with VALUE a number >= 0"],
+      ["/v1/formulas/broiler-starter/optimize?price==5", 400, "price must be NAME=VALUE with VALUE a number >= 0"],
+    ];
+    for (const [path, status, message] of cases) {
+      const res = await get(path);
+      expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status, body: { status: "error", message } });
+    }
+  });
+
+  test("an out-of-stock candidate is held at 0 (excluded, entersBelow null) unless includeOutOfStock=true", async () => {
+    const base = await optimize("broiler-starter");
+    const used = base.optimized!.ingredients.find((i) => i.name === "Soybean meal 48%")!;
+    expect((await t.request("PUT", "/v1/prices/Soybean%20meal%2048%25", { key: write, body: { price: used.price, inStock: false } })).status).toBe(200);
+    try {
+      const held = await optimize("broiler-starter");
+      expect(held.optimized?.ingredients.find((i) => i.name === "Soybean meal 48%")).toBeUndefined();
+      expect(held.excluded.find((e) => e.name === "Soybean meal 48%")).toEqual({ name: "Soybean meal 48%", price: used.price, entersBelow: null });
+      const shadowNames = held.shadowPrices.ingredients.map((s) => s.name);
+      expect(shadowNames).not.toContain("Soybean meal 48%");
+      const released = await optimize("broiler-starter", "?includeOutOfStock=true");
+      expect(released.optimized!.ingredients.find((i) => i.name === "Soybean meal 48%")!.percent).toBe(used.percent);
+    } finally {
+      await t.request("PUT", "/v1/prices/Soybean%20meal%2048%25", { key: write, body: { price: used.price, inStock: true } });
+    }
+  });
+
+  test("an infeasible formula: no optimized mix, no saving, the conflicts to relax", async () => {
+    importFormulas(db, 1, readFormulaFile(JSON.stringify([{
+      id: "impossible", name: "Impossible", species: "Poultry", subcategory: "Test", batchSize: 1000,
+      ingredients: [{ name: "Maize", percent: 70 }, { name: "Soybean meal 48%", percent: 30 }],
+      constraints: { nutrients: [{ key: "CP", min: 50, max: null }], ratios: [{ numerator: "Ca", denominator: "avP", min: null, max: 0.01 }] },
+    }])), { replace: false, now: "2026-11-23T09:00:00.000Z" });
+    const r = await optimize("impossible");
+    expect(r).toMatchObject({ status: "infeasible", optimized: null, saving: null, ranging: [], shadowPrices: { nutrients: [], ingredients: [], ratios: [] } });
+    expect(r.conflicts).toEqual([
+      { kind: "nutrient", key: "CP", bound: "min", limit: 50, bestAchievable: 48.5 },
+      { kind: "ratio", numerator: "Ca", denominator: "avP", bound: "max", limit: 0.01, bestAchievable: expect.any(Number) },
+    ]);
+    expect(r.excluded.map((e) => e.entersBelow)).toEqual([null, null]);
+  });
+
+  test("answers are cached per data generation: the same body until a price changes", async () => {
+    const first = await (await get("/v1/formulas/layer-phase-1/optimize")).json();
+    const second = await (await get("/v1/formulas/layer-phase-1/optimize")).json();
+    expect(second.data).toEqual(first.data);
+    const maize = first.data.current.ingredients.find((i: { name: string }) => i.name === "Maize");
+    expect((await t.request("PUT", "/v1/prices/Maize", { key: write, body: { price: maize.price + 50 } })).status).toBe(200);
+    try {
+      const after = await (await get("/v1/formulas/layer-phase-1/optimize")).json();
+      expect(after.data.current.cost).toBeGreaterThan(first.data.current.cost);
+    } finally {
+      await t.request("PUT", "/v1/prices/Maize", { key: write, body: { price: maize.price } });
+    }
+  });
+
+  test("HEAD answers like GET without a body", async () => {
+    const res = await t.request("HEAD", "/v1/formulas/broiler-starter/optimize", { key: read });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("");
+  });
+});
+
+describe("GET /v1/reports/savings", () => {
+  test("every formula, by saving per ton descending, infeasible ones last; each row agrees with its optimization", async () => {
+    const [res, health] = await Promise.all([get("/v1/reports/savings"), get("/v1/health")]);
+    expect(health.status).toBe(200);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const items: SavingsItem[] = body.data;
+    const formulas = (await (await get("/v1/formulas")).json()).data;
+    expect(body.count).toBe(formulas.length);
+    expect(items.map((i) => i.id).sort()).toEqual(formulas.map((f: { id: string }) => f.id).sort());
+    const feasible = items.filter((i) => i.status === "optimal");
+    expect(items.slice(feasible.length).every((i) => i.status === "infeasible" && i.optimizedCost === null && i.saving === null)).toBe(true);
+    expect(feasible.map((i) => i.saving!.perTon)).toEqual([...feasible.map((i) => i.saving!.perTon)].sort((a, b) => b - a));
+    for (const item of items.slice(0, 3)) {
+      const r = await optimize(item.id);
+      expect(item).toEqual({ id: item.id, name: r.name, species: expect.any(String), subcategory: expect.any(String), status: r.status, cost: r.current.cost, optimizedCost: r.optimized?.cost ?? null, saving: r.saving });
+    }
+  });
+
+  test("a worklist being computed lets other work run between its solves", async () => {
+    const highs = await solverRuntime();
+    const formulas = listFormulaDetails(db, 1);
+    const order: string[] = [];
+    const worklist = savingsWorklist(highs, formulas, (name) => findIngredient(db, 1, name)).then(() => order.push("worklist"));
+    // Queued after the worklist's first solve: it runs before the worklist ends only if the worklist yields.
+    setImmediate(() => order.push("other request"));
+    await worklist;
+    expect(formulas.length).toBeGreaterThan(2);
+    expect(order).toEqual(["other request", "worklist"]);
+  });
+});
