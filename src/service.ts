@@ -8,6 +8,7 @@ import { readiness } from "./http/readiness.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startHeapTrim } from "./heap-trim.ts";
 import { closeDatabase, openDatabase } from "./store/db.ts";
+import { MIGRATIONS } from "./store/migrations.ts";
 import { DataVersion } from "./store/data-version.ts";
 import { WriteQueue } from "./store/write-queue.ts";
 import { sqliteBackend } from "./store/backend.ts";
@@ -60,7 +61,10 @@ export class PortInUseError extends Error {
 export function startService(options: ServiceOptions): RunningService {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(undefined, clock, options.logLevel);
-  const db = openDatabase(options.dataPath, { create: true });
+  const db = openDatabase(options.dataPath, {
+    create: true,
+    onSchemaCopy: (copy, schema) => logger.log("info", "data file copied before migrating it", { copy, fromSchema: schema, toSchema: MIGRATIONS.length }),
+  });
   const version = new DataVersion(db);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
   let recorder: ServiceMetrics | null = null;

@@ -45,6 +45,8 @@ export interface OpenOptions {
   /** Only `serve` and `demo` may create a missing file, so a key is never issued into a stray one. */
   create: boolean;
   readonly?: boolean;
+  /** Told where an older file was copied before it was migrated (serve logs it). */
+  onSchemaCopy?: (copy: string, schema: number) => void;
 }
 
 /**
@@ -68,13 +70,31 @@ export function openDatabase(path: string, options: OpenOptions): Database {
   db.run("PRAGMA synchronous = FULL");
   db.run("PRAGMA foreign_keys = ON");
   capPagesForTests(db);
-  migrate(db);
+  try {
+    migrate(db, path, options.onSchemaCopy);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
 }
 
-function migrate(db: Database): void {
+/**
+ * Bring the schema up to date. A file from a newer feedbase is refused (its tables may mean what this
+ * one does not know); an older one is first copied beside itself as `<file>.pre-schema-<n>`, so a
+ * migration that goes wrong, or a change of mind, can go back (docs/decisions.md#faults).
+ */
+function migrate(db: Database, path: string, onSchemaCopy: OpenOptions["onSchemaCopy"]): void {
   const current = () => (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
-  if (current() >= MIGRATIONS.length) return;
+  const found = current();
+  if (found > MIGRATIONS.length) throw new DataFileError(`This data file has schema ${found}; this feedbase knows up to ${MIGRATIONS.length}: upgrade feedbase`);
+  if (found === MIGRATIONS.length) return;
+  if (found > 0 && path !== ":memory:") {
+    const copy = `${path}.pre-schema-${found}`;
+    // Another process opening the same old file at the same time may have made it already.
+    if (!existsSync(copy)) db.run("VACUUM INTO ?", [copy]);
+    onSchemaCopy?.(copy, found);
+  }
   // IMMEDIATE takes the write lock first, so a server and a CLI opening a new file together migrate once.
   transaction(db, () => {
     for (let version = current(); version < MIGRATIONS.length; version++) {
