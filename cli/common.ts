@@ -5,6 +5,7 @@ import { instant } from "../src/schemas/time.ts";
 import { closeDatabase, DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
 import { requireWorkspace, type Workspace } from "../src/store/workspaces.ts";
 import type { Io } from "./io.ts";
+import { refuseOtherOwner } from "./owner.ts";
 
 /** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
 export class CliFailure extends Error {}
@@ -32,7 +33,8 @@ export interface DataFile {
  * folds the WAL into the file (`closeDatabase`), so after the command the file alone is complete.
  * @example .action((opts) => withData(opts, ({ db, workspace }) => listKeys(db, workspace().id)))
  */
-export async function withData<T>(opts: { data: string; workspace?: string }, fn: (data: DataFile) => T | Promise<T>): Promise<T> {
+export async function withData<T>(opts: { data: string; workspace?: string; allowOtherOwner?: boolean }, fn: (data: DataFile) => T | Promise<T>): Promise<T> {
+  refuseOtherOwner(opts);
   const db = openDatabase(opts.data, { create: false });
   try {
     return await fn({ db, workspace: () => requireWorkspace(db, opts.workspace ?? "default") });

@@ -17,6 +17,7 @@ import { registerWebhook } from "./webhook.ts";
 import { registerWorkspace } from "./workspace.ts";
 import { VERSION } from "../src/version.ts";
 import { reportFailure } from "./common.ts";
+import { addOwnerOption } from "./owner.ts";
 import type { Io } from "./io.ts";
 
 /**
@@ -49,6 +50,7 @@ export function buildProgram(io: Io): Command {
   registerOpenApi(program, io);
   registerReceive(program, io);
   registerVersion(program, io);
+  addOwnerOption(program);
   // Every subcommand exits like the program: asked-for help is 0, any usage error 2.
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();

@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import { PortInUseError, startService } from "../src/service.ts";
+import { refuseOtherOwner } from "./owner.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
 import { CliFailure, dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
@@ -10,6 +11,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
 
 interface ServeOptions {
   data: string;
+  allowOtherOwner?: boolean;
   host: string;
   port: number;
   tlsCert?: string;
@@ -91,6 +93,7 @@ export function registerServe(program: Command, io: Io): void {
     .addOption(new Option("--metrics-token-file <file>", "with --metrics: answer only Authorization: Bearer <the file's token>").env("FEEDBASE_METRICS_TOKEN_FILE"))
     .action(
       async (opts: ServeOptions) => {
+        refuseOtherOwner(opts);
         if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
         if (!opts.tlsCert && !opts.insecureHttp && !LOOPBACK.test(opts.host)) {
           throw new CliFailure(
