@@ -37,7 +37,9 @@ const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
 /**
  * The HTTP surface as a function. `connection` names the client's connection (address and port) when
  * the request came over a socket: writes on a connection known to wait for its answers may share a
- * commit (src/http/pipelining.ts); without it every write commits before the answer.
+ * commit (src/http/pipelining.ts). A call without one (in-process) has no socket to pipeline on and
+ * always may; committing in a microtask there would also keep a caller's request loop from ever
+ * yielding to timers.
  */
 export type AppFetch = (req: Request, connection?: string) => Response | Promise<Response>;
 
@@ -165,7 +167,7 @@ export function createFetch(options: FetchDeps): AppFetch {
     const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false, route: null };
     let outcome: Reply | Promise<Reply>;
     try {
-      outcome = handle(req, path, query, caller, connection !== undefined && pipelines.note(connection));
+      outcome = handle(req, path, query, caller, connection === undefined || pipelines.note(connection));
     } catch (error) {
       outcome = failure(error, requestId, req, path);
     }
