@@ -33,7 +33,7 @@ define need
   { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null; }; }
 endef
 
-.PHONY: run test check build deb bench soak clean test-tools deb-tools
+.PHONY: run test check build deb bench bench-metrics soak clean test-tools deb-tools
 
 run: $(EXE)
 	@mkdir -p $(dir $(DATA))
@@ -85,6 +85,10 @@ deb-tools:
 
 bench: $(DEPS) $(EXE)
 	$(BUN) bench/run.ts
+
+# Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.
+bench-metrics: $(DEPS) $(EXE)
+	FEEDBASE_BENCH_METRICS_ONLY=1 $(BUN) bench/run.ts
 
 soak: $(DEPS) $(EXE)
 	$(BUN) test/soak/crash-cycles.ts

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { deleteIngredient } from "../src/store/ingredients.ts";
+import { deleteIngredient } from "../src/store/ingredient-changes.ts";
 import { transaction } from "../src/store/transaction.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { dataOption, withExamples , withData } from "./common.ts";

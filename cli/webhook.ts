@@ -1,9 +1,9 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import { isoTime } from "../src/domain/time.ts";
-import { OPT_IN_EVENTS, type EventType } from "../src/store/events.ts";
+import { EVENT_TYPES, OPT_IN_EVENTS, type EventType } from "../src/domain/events.ts";
 import { listDeliveries, retryDeliveries, retryFailed, retryPending, type DeliveryStatus } from "../src/store/deliveries.ts";
-import { EVENT_TYPES, createWebhook, listWebhooks, pendingCount, removeWebhook, setWebhookEnabled, setWebhookSecret } from "../src/store/webhooks.ts";
+import { createWebhook, listWebhooks, pendingCount, removeWebhook, setWebhookEnabled, setWebhookSecret } from "../src/store/webhooks.ts";
 import { transaction } from "../src/store/transaction.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { parseRetrySchedule } from "../src/webhooks/retry.ts";
@@ -65,7 +65,7 @@ const DEFAULT_EVENTS = EVENT_TYPES.filter((e) => !OPT_IN_EVENTS.includes(e)).joi
 function parseEvents(value: string): EventType[] {
   const names = [...new Set(value.split(",").map((e) => e.trim().toLowerCase()))];
   for (const name of names) {
-    if (!EVENT_TYPES.includes(name as EventType)) throw new InvalidArgumentError(`Unknown event "${name}" (events: ${EVENT_TYPES.join(", ")})`);
+    if (!(EVENT_TYPES as readonly string[]).includes(name)) throw new InvalidArgumentError(`Unknown event "${name}" (events: ${EVENT_TYPES.join(", ")})`);
   }
   return names as EventType[];
 }

@@ -8,7 +8,7 @@ import { listEvents } from "../src/store/events.ts";
 import { importFormulas } from "../src/admin/imports.ts";
 import { createKey } from "../src/store/keys.ts";
 import { priceHistory } from "../src/store/price-history.ts";
-import { createWebhook } from "../src/store/webhooks.ts";
+import { createWebhook, setWebhookEnabled } from "../src/store/webhooks.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
 import { generateSecret } from "../src/webhooks/sign.ts";
 import { cli, eventually, spawnServe, startTestServer, tempDir, type TestServer } from "./helpers/harness.ts";
@@ -98,6 +98,16 @@ describe("formula.cost_changed", () => {
     expect(types.filter((type) => type === "formula.cost_changed")).toHaveLength(1);
     expect(hook.requests).toHaveLength(1);
     expect(hook.requests[0]!.json).toMatchObject({ ingredient: "Soy", old_price: 400, new_price: 410, formulas: [{ id: "starter", old_cost: 279.9, new_cost: 283.9 }] });
+  });
+
+  test("is not recorded at all while no enabled webhook of the workspace asked for it", async () => {
+    const ws = await workspace();
+    const hook = recorder();
+    const id = createWebhook(db, { workspaceId: ws.id, url: hook.url, secret: generateSecret(), events: ["formula.cost_changed"], now: isoTime(Date.now()) });
+    setWebhookEnabled(db, id, false);
+    createWebhook(db, { workspaceId: ws.id, url: hook.url, secret: generateSecret(), events: null, now: isoTime(Date.now()) });
+    expect((await ws.put("Maize", { price: 230 })).status).toBe(200);
+    expect(listEvents(db, ws.id).map((e) => e.type)).toEqual(["ingredient.added", "ingredient.added", "ingredient.added", "ingredient.added", "price.updated"]);
   });
 
   test("waits behind a pending price.updated for the same webhook and ingredient: one order covers both", async () => {

@@ -273,6 +273,13 @@ describe("entry sources", () => {
     expect(Date.parse(lonely[0].at)).toBeGreaterThanOrEqual(before - 1000);
   });
 
+  test("deleting an ingredient deletes its history; the name created again starts a new one", async () => {
+    expect((await cli(["ingredient", "delete", "Lonely", "--data", t.dataPath])).code).toBe(0);
+    expect((await get("/v1/prices/Lonely")).status).toBe(404);
+    expect((await t.request("POST", "/v1/ingredients", { key: writeKey, body: { name: "Lonely", price: 70 } })).status).toBe(201);
+    expect((await get("/v1/prices/Lonely")).body.data.history.map((e: { price: number }) => e.price)).toEqual([70]);
+  });
+
   test("migration of an existing file: one entry per ingredient, its price and stock at its updatedAt, source import", () => {
     const tmp = tempDir();
     try {

@@ -78,3 +78,12 @@ describe("serve's log settings", () => {
     expect(half.stderr).toContain("--tls-cert and --tls-key go together");
   });
 });
+
+describe("log lines", () => {
+  test("time, level and msg come first and a caller's fields cannot overwrite them", () => {
+    let text = "";
+    const logger = createLogger((t) => (text += t), () => Date.parse("2026-11-21T12:00:00.000Z"));
+    logger.log("warn", "webhook attempt", { msg: "forged", level: "debug", time: "yesterday", deliveryId: "dlv_1" });
+    expect(text).toBe('{"time":"2026-11-21T12:00:00.000Z","level":"warn","msg":"webhook attempt","deliveryId":"dlv_1"}\n');
+  });
+});

@@ -59,8 +59,11 @@ export function costOf(amount: number, pricePerTon: number): number {
   return round((amount / 1000) * pricePerTon, 2);
 }
 
-/** The unrounded cost of one composition row; totals are summed from these, not from `costOf`. */
-function rawCost(percent: number, batchSize: number, pricePerTon: number): number {
+/**
+ * The unrounded cost of one composition row; totals are summed from these, not from `costOf`.
+ * @example rawCost(0.5, 1000, 1) // 0.005
+ */
+export function rawCost(percent: number, batchSize: number, pricePerTon: number): number {
   return (((percent / 100) * batchSize) / 1000) * pricePerTon;
 }
 

@@ -1,9 +1,9 @@
 /**
- * Recosting a saved formula at other prices (docs/decisions.md, "Formula costs"). Pure functions over
+ * Recosting a saved formula at other prices (docs/decisions.md#price-history-and-formula-costs). Pure functions over
  * the stored composition, with the arithmetic of formula-math.ts, so a formula recosted at its own
  * saved prices costs exactly its saved `totalCost`.
  */
-import { costOf, round, totalCostOf } from "./formula-math.ts";
+import { costOf, rawCost, round } from "./formula-math.ts";
 
 /** A saved composition row: `price` and `cost` as frozen at import. */
 export interface SavedRow {
@@ -41,7 +41,10 @@ export interface FormulaCost {
  * @example costAt(2000, rows, (name) => prices.get(name)!) // 612.44
  */
 export function costAt(batchSize: number, rows: readonly SavedRow[], priceOf: PriceOf): number {
-  return totalCostOf(rows.map((row) => ({ percent: row.percent, batchSize, price: priceOf(row.name, row) })));
+  // totalCostOf's sum, without an object per row: the report costs every formula twice.
+  let sum = 0;
+  for (const row of rows) sum += rawCost(row.percent, batchSize, priceOf(row.name, row));
+  return round(sum, 2);
 }
 
 /** `part / whole × 100` to 2 decimals; null when there is no whole to compare with. */
@@ -111,6 +114,7 @@ export function costChange(
   for (const row of f.ingredients) {
     const priceThen = then.priceOf(row.name, row);
     const priceNow = now.priceOf(row.name, row);
+    if (priceNow === priceThen) continue;
     const moved = round((row.amount / 1000) * (priceNow - priceThen), 2);
     if (moved !== 0) drivers.push({ name: row.name, priceThen, priceNow, change: moved });
   }

@@ -3,7 +3,7 @@
  * a price change moves (the `formula.cost_changed` event). The arithmetic is src/domain/recost.ts.
  */
 import type { Database } from "bun:sqlite";
-import { round } from "../domain/formula-math.ts";
+import { round, totalCostOf } from "../domain/formula-math.ts";
 import { byLargestMove, costAt, costChange, recost, type CostChange, type FormulaCost, type SavedFormula, type SavedRow } from "../domain/recost.ts";
 import { requireFormula } from "./formulas.ts";
 import { currentPrices, pricesInEffect } from "./price-history.ts";
@@ -27,26 +27,20 @@ export function formulaCost(db: Database, workspaceId: number, id: string, at: s
 const priceFrom = (prices: Map<string, number>) => (name: string, row: SavedRow) => prices.get(name) ?? row.price;
 const currentPrice = (_: string, row: SavedRow) => (row as LiveRow).priceNow ?? row.price;
 
-/** Saved formulas with their composition, in id order, optionally only those using an ingredient. */
-function savedFormulas(db: Database, workspaceId: number, using?: string): ReportFormula[] {
+/** Saved formulas with their composition (and each row's current price), in id order. */
+function savedFormulas(db: Database, workspaceId: number): ReportFormula[] {
   const formulas = db
-    .query(
-      `SELECT id, name, species, subcategory, batch_size AS batchSize, total_cost AS totalCost FROM formulas
-       WHERE workspace_id = ?1 AND (?2 IS NULL OR id IN (SELECT formula_id FROM formula_lines WHERE workspace_id = ?1 AND ingredient = ?2))
-       ORDER BY id`,
-    )
-    .all(workspaceId, using ?? null) as ReportFormula[];
-  if (formulas.length === 0) return [];
+    .query("SELECT id, name, species, subcategory, batch_size AS batchSize, total_cost AS totalCost FROM formulas WHERE workspace_id = ? ORDER BY id")
+    .all(workspaceId) as ReportFormula[];
   const byId = new Map(formulas.map((f) => [f.id, ((f.ingredients = []), f)]));
+  // Current prices from one map, not a join per line: a third of the report's time on 2,400 lines.
+  const prices = currentPrices(db, workspaceId);
   const lines = db
-    .query(
-      `SELECT l.formula_id AS formulaId, l.ingredient AS name, l.percent, l.amount, l.price, l.cost, i.price AS priceNow
-       FROM formula_lines l LEFT JOIN ingredients i ON i.workspace_id = l.workspace_id AND i.name = l.ingredient
-       WHERE l.workspace_id = ?1 AND (?2 IS NULL OR l.formula_id IN (SELECT formula_id FROM formula_lines WHERE workspace_id = ?1 AND ingredient = ?2))
-       ORDER BY l.formula_id, l.position`,
-    )
-    .all(workspaceId, using ?? null) as (LiveRow & { formulaId: string })[];
-  for (const { formulaId, ...row } of lines) byId.get(formulaId)?.ingredients.push(row);
+    .query("SELECT formula_id, ingredient, percent, amount, price, cost FROM formula_lines WHERE workspace_id = ? ORDER BY formula_id, position")
+    .values(workspaceId) as [string, string, number, number, number, number][];
+  for (const [formulaId, name, percent, amount, price, cost] of lines) {
+    byId.get(formulaId)?.ingredients.push({ name, percent, amount, price, cost, priceNow: prices.get(name) ?? null });
+  }
   return formulas;
 }
 
@@ -78,19 +72,30 @@ export interface FormulaCostMove {
 /**
  * The formulas whose cost at current prices moves (at 2 decimals) when one ingredient's price goes
  * from `oldPrice` to its current price, in id order: the `formulas` of `formula.cost_changed`.
- * Call after the price is written, inside its transaction.
+ * Call after the price is written, inside its transaction. One statement, rows as arrays: it runs
+ * inside a PUT.
  * @example formulasMovedBy(db, 1, "Maize", 228) // [{ id: "broiler-starter", name, old_cost: 612.44, new_cost: 618.9 }]
  */
 export function formulasMovedBy(db: Database, workspaceId: number, ingredient: string, oldPrice: number): FormulaCostMove[] {
-  const formulas = savedFormulas(db, workspaceId, ingredient);
-  if (formulas.length === 0) return [];
-  const now = currentPrice;
-  const before = (name: string, row: SavedRow) => (name === ingredient ? oldPrice : now(name, row));
+  const lines = db
+    .query(
+      `SELECT l.formula_id, f.name, f.batch_size, l.percent, l.ingredient, coalesce(i.price, l.price)
+       FROM formula_lines l JOIN formulas f ON f.workspace_id = l.workspace_id AND f.id = l.formula_id
+         LEFT JOIN ingredients i ON i.workspace_id = l.workspace_id AND i.name = l.ingredient
+       WHERE l.workspace_id = ?1 AND l.formula_id IN (SELECT formula_id FROM formula_lines WHERE workspace_id = ?1 AND ingredient = ?2)
+       ORDER BY l.formula_id, l.position`,
+    )
+    .values(workspaceId, ingredient) as [string, string, number, number, string, number][];
   const moves: FormulaCostMove[] = [];
-  for (const f of formulas) {
-    const oldCost = costAt(f.batchSize, f.ingredients, before);
-    const newCost = costAt(f.batchSize, f.ingredients, now);
-    if (round(newCost - oldCost, 2) !== 0) moves.push({ id: f.id, name: f.name, old_cost: oldCost, new_cost: newCost });
+  for (let start = 0; start < lines.length; ) {
+    const [id, name, batchSize] = lines[start]!;
+    let end = start;
+    while (end < lines.length && lines[end]![0] === id) end++;
+    const rows = lines.slice(start, end);
+    const oldCost = totalCostOf(rows.map(([, , , percent, line, price]) => ({ percent, batchSize, price: line === ingredient ? oldPrice : price })));
+    const newCost = totalCostOf(rows.map(([, , , percent, , price]) => ({ percent, batchSize, price })));
+    if (round(newCost - oldCost, 2) !== 0) moves.push({ id, name, old_cost: oldCost, new_cost: newCost });
+    start = end;
   }
   return moves;
 }

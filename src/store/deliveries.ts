@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import { newDeliveryId } from "../domain/ids.ts";
 import { recordAttempt } from "./attempts.ts";
-import { OPT_IN_EVENTS, type EventType } from "./events.ts";
+import { OPT_IN_EVENTS, type EventType } from "../domain/events.ts";
 import { requireTransaction } from "./transaction.ts";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -37,6 +37,17 @@ export function fanOut(db: Database, event: CommittedEvent): number {
   const dueAt = Date.parse(event.now);
   for (const { id } of webhooks) insert.run(newDeliveryId(), id, event.id, event.ingredient, dueAt, event.now, event.now);
   return webhooks.length;
+}
+
+/**
+ * Whether an enabled webhook of the workspace names this event type in its list: for opt-in events,
+ * which are worth computing only when someone will receive them.
+ * @example hasSubscriber(db, 1, "formula.cost_changed") // false
+ */
+export function hasSubscriber(db: Database, workspaceId: number, type: EventType): boolean {
+  return (
+    db.query("SELECT 1 FROM webhooks WHERE workspace_id = ?1 AND enabled = 1 AND instr(',' || events || ',', ',' || ?2 || ',') > 0 LIMIT 1").get(workspaceId, type) !== null
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The price history: one entry per change of an ingredient's price or stock status, written by the
- * same transaction as the change (docs/decisions.md, "Price history"). Instants are the stored ISO
+ * same transaction as the change (docs/decisions.md#price-history-and-formula-costs). Instants are the stored ISO
  * strings (UTC, milliseconds), so comparing them as text is comparing them in time.
  */
 import type { Database } from "bun:sqlite";
@@ -99,7 +99,8 @@ export function pricesAt(db: Database, workspaceId: number, at: string, filters:
 /**
  * The price of each ingredient in effect at `at`, for costing: the last entry at or before it, else
  * the earliest entry (a formula's ingredient priced only later is costed at its first known price).
- * Only the ingredients of one formula when `formulaId` is given.
+ * Only the ingredients of one formula when `formulaId` is given (a statement of its own: an
+ * `?3 IS NULL OR …` condition would keep SQLite from using the formula's lines as the index probe).
  * @example pricesInEffect(db, 1, "2026-10-01T00:00:00.000Z").get("Maize") // 221.5
  */
 export function pricesInEffect(db: Database, workspaceId: number, at: string, formulaId?: string): Map<string, number> {
@@ -110,10 +111,10 @@ export function pricesInEffect(db: Database, workspaceId: number, at: string, fo
          (SELECT price FROM price_history WHERE ingredient_id = i.id ORDER BY at, id LIMIT 1),
          i.price) AS price
        FROM ingredients i
-       WHERE i.workspace_id = ?1 AND (?3 IS NULL OR i.name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ?1 AND formula_id = ?3))`,
+       WHERE i.workspace_id = ?1 ${formulaId === undefined ? "" : "AND i.name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ?1 AND formula_id = ?3)"}`,
     )
-    .all(workspaceId, at, formulaId ?? null) as { name: string; price: number }[];
-  return new Map(rows.map((r) => [r.name, r.price]));
+    .values(...(formulaId === undefined ? [workspaceId, at] : [workspaceId, at, formulaId])) as [string, number][];
+  return new Map(rows);
 }
 
 /**
@@ -124,8 +125,8 @@ export function currentPrices(db: Database, workspaceId: number, formulaId?: str
   const rows = db
     .query(
       `SELECT name, price FROM ingredients
-       WHERE workspace_id = ?1 AND (?2 IS NULL OR name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ?1 AND formula_id = ?2))`,
+       WHERE workspace_id = ?1 ${formulaId === undefined ? "" : "AND name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ?1 AND formula_id = ?2)"}`,
     )
-    .all(workspaceId, formulaId ?? null) as { name: string; price: number }[];
-  return new Map(rows.map((r) => [r.name, r.price]));
+    .values(...(formulaId === undefined ? [workspaceId] : [workspaceId, formulaId])) as [string, number][];
+  return new Map(rows);
 }

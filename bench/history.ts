@@ -1,0 +1,270 @@
+/**
+ * The price-history figures of `make bench` (docs/decisions.md#price-history-and-formula-costs):
+ *
+ * 1. Latency of the history reads on 1,000 ingredients with 100 price entries each and 200 formulas:
+ *    `GET /v1/prices?at=`, `GET /v1/formulas/:id/cost?at=` and `GET /v1/reports/cost-changes?since=`,
+ *    each request with an instant of its own, so none is answered from the read cache (every one
+ *    computes). Sequential requests from one client over loopback; the bound is 50 ms each.
+ * 2. Throughput of `GET /v1/prices` and `PUT /v1/prices/:name` with history against the build before
+ *    it: the executable is built from BASELINE_COMMIT (main just before the history landed) in a
+ *    temporary git worktree, and both executables serve identical copies of the same data file
+ *    (the old build opens it: it ignores the newer tables and writes no history). wrk runs alternate,
+ *    history build then baseline, so load that comes and goes hits both; the figure is the ratio of
+ *    the medians.
+ *
+ * Run alone: `bun bench/history.ts [dist/feedbase]` prints the RESULTS.md section and the JSON figures.
+ * bench/run.ts runs it as one of its extra figures.
+ */
+import { Database } from "bun:sqlite";
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateFormulas, generateIngredients, seedIngredients, SEED } from "./dataset.ts";
+import { freePort, waitForIdle } from "./system.ts";
+import { openDatabase } from "../src/store/db.ts";
+import { createKey } from "../src/store/keys.ts";
+import { recordPrice } from "../src/store/price-history.ts";
+import { requireWorkspace } from "../src/store/workspaces.ts";
+import { importFormulas } from "../src/admin/imports.ts";
+import { parseFormulaFile } from "../src/domain/formula-file.ts";
+import { seeded } from "../src/domain/random.ts";
+
+const ROOT = join(import.meta.dir, "..");
+/** main just before the price history landed: "the build before this change". */
+export const BASELINE_COMMIT = "1630ae59b66d93d2f2a8b111bbcf9386dca260fe";
+const SHAPE = { ingredients: 1000, entriesPerIngredient: 100, formulas: 200, formulaLines: 12 } as const;
+const LATENCY_REQUESTS = { pricesAt: 30, cost: 40, report: 20 } as const;
+const BOUND_MS = 50;
+/** Short runs: the machine is shared. */
+const WRK = { threads: 2, connections: 32, seconds: 3, reps: 3 } as const;
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+const NOW = Date.parse("2026-11-23T08:00:00.000Z");
+
+export interface LatencyFigure {
+  requests: number;
+  medianMs: number;
+  p90Ms: number;
+  maxMs: number;
+}
+
+export interface HistoryBench {
+  shape: typeof SHAPE;
+  baselineCommit: string;
+  baselineNote: string | null;
+  latency: { pricesAt: LatencyFigure; cost: LatencyFigure; report: LatencyFigure };
+  throughput: { id: "prices" | "put"; label: string; history: number[]; baseline: number[]; ratio: number | null }[];
+}
+
+const progress = (msg: string) => process.stderr.write(`[bench history] ${msg}\n`);
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const medianOf = (xs: number[]) => quantile(xs, 0.5);
+
+async function run(cmd: string[], cwd = ROOT, timeoutMs = 180_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn(cmd, { cwd, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** The data file of DESIGN's history scenario, and the key that reads and writes it. */
+export function prepareData(dataPath: string): { key: string; names: string[]; formulaIds: string[] } {
+  const ingredients = generateIngredients(SHAPE.ingredients, SEED);
+  seedIngredients(dataPath, ingredients, new Date(NOW - SHAPE.entriesPerIngredient * WEEK_MS).toISOString());
+  const db = openDatabase(dataPath, { create: false });
+  try {
+    const workspaceId = requireWorkspace(db, "default").id;
+    const formulas = generateFormulas(ingredients, SHAPE.formulas, SHAPE.formulaLines, SEED);
+    // Each ingredient's first entry is its creation, 100 weeks ago; 99 weekly quotes follow, the last (a week ago) its current price.
+    const next = seeded(SEED + 7);
+    db.transaction(() => {
+      for (const ingredient of ingredients) {
+        let price = ingredient.price;
+        for (let week = SHAPE.entriesPerIngredient - 1; week >= 1; week--) {
+          price = Math.max(1, Number((price * (1 + 0.03 * (2 * next() - 1))).toFixed(2)));
+          const at = new Date(NOW - week * WEEK_MS).toISOString();
+          recordPrice(db, workspaceId, ingredient.name, { price, inStock: ingredient.inStock, at, source: "import" });
+        }
+        db.query("UPDATE ingredients SET price = ? WHERE workspace_id = ? AND name = ?").run(price, workspaceId, ingredient.name);
+      }
+      importFormulas(db, workspaceId, parseFormulaFile(formulas), { replace: false, now: new Date(NOW - 30 * WEEK_MS).toISOString() });
+    }).immediate();
+    const key = createKey(db, { workspaceId, write: true, rateLimit: 1_000_000, label: "bench history", now: new Date().toISOString() }).key;
+    return { key, names: ingredients.map((i) => i.name), formulaIds: formulas.map((f) => f.id) };
+  } finally {
+    db.close();
+  }
+}
+
+/** dist/feedbase as it was built at BASELINE_COMMIT, from a temporary worktree sharing our node_modules. */
+async function buildBaseline(tmp: string): Promise<{ exe: string | null; note: string | null }> {
+  const tree = join(tmp, "baseline-tree");
+  const added = await run(["git", "worktree", "add", "--detach", tree, BASELINE_COMMIT]);
+  if (added.code !== 0) return { exe: null, note: `no baseline: git worktree add ${BASELINE_COMMIT.slice(0, 7)} failed (${added.stderr.trim().split("\n").pop()})` };
+  try {
+    symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
+    const exe = join(tmp, "feedbase-baseline");
+    const built = await run([process.execPath, "build", join(tree, "cli", "main.ts"), "--compile", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", exe], tree);
+    if (built.code !== 0) return { exe: null, note: `no baseline: bun build at ${BASELINE_COMMIT.slice(0, 7)} failed (${built.stderr.trim().split("\n").pop()})` };
+    return { exe, note: null };
+  } finally {
+    await run(["git", "worktree", "remove", "--force", tree]);
+  }
+}
+
+interface Server {
+  proc: Bun.Subprocess;
+  url: string;
+}
+
+async function serve(exe: string, dataPath: string, key: string): Promise<Server> {
+  const port = freePort();
+  const proc = Bun.spawn([exe, "serve", "--data", dataPath, "--port", String(port)], { cwd: ROOT, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  while ((await fetch(url + "/v1/health", { headers: { "X-API-Key": key } }).then((r) => r.status, () => 0)) !== 200) {
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`${exe} serve did not come up`);
+    await Bun.sleep(5);
+  }
+  return { proc, url };
+}
+
+async function stop(server: Server): Promise<void> {
+  server.proc.kill("SIGTERM");
+  await server.proc.exited;
+}
+
+/** Sequential GETs, one per path, each timed from send to the last byte read. */
+async function latency(url: string, key: string, paths: string[]): Promise<LatencyFigure> {
+  const ms: number[] = [];
+  for (const path of paths) {
+    const started = performance.now();
+    const res = await fetch(url + path, { headers: { "X-API-Key": key } });
+    await res.arrayBuffer();
+    ms.push(performance.now() - started);
+    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
+  }
+  return { requests: ms.length, medianMs: medianOf(ms), p90Ms: quantile(ms, 0.9), maxMs: Math.max(...ms) };
+}
+
+async function wrk(url: string, method: "GET" | "PUT", pathsFile: string, keysFile: string, base: number): Promise<number> {
+  const out = await run(
+    ["wrk", `-t${WRK.threads}`, `-c${WRK.connections}`, `-d${WRK.seconds}s`, "--timeout", "10s", "-s", join(import.meta.dir, "wrk.lua"), url, "--", method, pathsFile, keysFile, String(base), String(WRK.threads)],
+    ROOT,
+    (WRK.seconds + 30) * 1000,
+  );
+  const line = out.stdout.split("\n").find((l) => l.startsWith("BENCH_JSON "));
+  if (out.code !== 0 || !line) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
+  const r = JSON.parse(line.slice("BENCH_JSON ".length)) as { requests: number; durationUs: number; httpErrors: number };
+  if (r.httpErrors > 0) throw new Error(`wrk ${method} ${url}: ${r.httpErrors} answers >= 400`);
+  return r.requests / (r.durationUs / 1e6);
+}
+
+/**
+ * Everything above, in a temporary directory; `exe` is the executable under test (dist/feedbase).
+ * @example const figures = await benchHistory("dist/feedbase")
+ */
+export async function benchHistory(exe: string): Promise<HistoryBench> {
+  const tmp = mkdtempSync(join(tmpdir(), "feedbase-bench-history-"));
+  const servers: Server[] = [];
+  try {
+    progress(`seeding ${SHAPE.ingredients} ingredients × ${SHAPE.entriesPerIngredient} price entries, ${SHAPE.formulas} formulas`);
+    const withHistory = join(tmp, "history.db");
+    const { key, names, formulaIds } = prepareData(withHistory);
+    const copy = new Database(withHistory);
+    copy.run(`VACUUM INTO '${join(tmp, "baseline.db")}'`);
+    copy.close();
+    progress(`building the baseline executable at ${BASELINE_COMMIT.slice(0, 7)}`);
+    const baseline = await buildBaseline(tmp);
+
+    const current = await serve(exe, withHistory, key);
+    servers.push(current);
+    progress("latency of the history reads (no request answered from the cache)");
+    const instant = (i: number, n: number) => new Date(NOW - SHAPE.entriesPerIngredient * WEEK_MS + Math.floor(((i + 0.5) / n) * SHAPE.entriesPerIngredient * WEEK_MS) + i).toISOString();
+    const series = (n: number, path: (i: number) => string) => Array.from({ length: n }, (_, i) => path(i));
+    await latency(current.url, key, ["/v1/prices", "/v1/reports/cost-changes"]); // first touch of the file's pages
+    const figures = {
+      pricesAt: await latency(current.url, key, series(LATENCY_REQUESTS.pricesAt, (i) => `/v1/prices?at=${instant(i, LATENCY_REQUESTS.pricesAt)}`)),
+      cost: await latency(current.url, key, series(LATENCY_REQUESTS.cost, (i) => `/v1/formulas/${formulaIds[(i * 7) % formulaIds.length]}/cost?at=${instant(i, LATENCY_REQUESTS.cost)}`)),
+      report: await latency(current.url, key, series(LATENCY_REQUESTS.report, (i) => `/v1/reports/cost-changes?since=${instant(i, LATENCY_REQUESTS.report)}`)),
+    };
+
+    const throughput: HistoryBench["throughput"] = [];
+    const before = baseline.exe ? await serve(baseline.exe, join(tmp, "baseline.db"), key) : null;
+    if (before) servers.push(before);
+    const keysFile = join(tmp, "keys.txt");
+    writeFileSync(keysFile, key + "\n");
+    let base = 1000;
+    for (const [id, label, method, paths] of [
+      ["prices", "GET /v1/prices", "GET", ["/v1/prices"]],
+      ["put", "PUT /v1/prices/:name", "PUT", names.map((n) => `/v1/prices/${encodeURIComponent(n)}`)],
+    ] as const) {
+      const pathsFile = join(tmp, `paths-${id}.txt`);
+      writeFileSync(pathsFile, paths.join("\n") + "\n");
+      const row = { id, label, history: [] as number[], baseline: [] as number[], ratio: null as number | null };
+      for (let rep = 0; rep < WRK.reps; rep++) {
+        progress(`${label}, run ${rep + 1} of ${WRK.reps}`);
+        for (const [side, server] of [["history", current], ["baseline", before]] as const) {
+          if (!server) continue;
+          await waitForIdle(1500);
+          row[side].push(await wrk(server.url, method, pathsFile, keysFile, (base += 10_000)));
+        }
+      }
+      if (row.baseline.length > 0) row.ratio = medianOf(row.history) / medianOf(row.baseline);
+      throughput.push(row);
+    }
+    return { shape: SHAPE, baselineCommit: BASELINE_COMMIT, baselineNote: baseline.note, latency: figures, throughput };
+  } finally {
+    for (const s of servers) if (s.proc.exitCode === null) await stop(s);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const fixed = (x: number, d = 1) => x.toFixed(d);
+
+/**
+ * The RESULTS.md section for these figures.
+ * @example renderHistory(await benchHistory(exe)).join("\n")
+ */
+export function renderHistory(h: HistoryBench | null, failure?: string): string[] {
+  const out = ["## Price history", ""];
+  if (!h) return [...out, `not measured: ${failure ?? "bench/history.ts failed"}.`, ""];
+  out.push(
+    `From bench/history.ts: ${h.shape.ingredients.toLocaleString("en-US")} ingredients with ${h.shape.entriesPerIngredient} price entries each ` +
+      `(${(h.shape.ingredients * h.shape.entriesPerIngredient).toLocaleString("en-US")} rows), ${h.shape.formulas} formulas of ${h.shape.formulaLines} ingredients.`,
+    "",
+    `**Latency** of one request from a single client over loopback, each with its own instant so none is served from the read cache (bound: ${BOUND_MS} ms):`,
+    "",
+    "| request | requests | median ms | p90 ms | max ms | within the bound |",
+    "|---|---:|---:|---:|---:|---|",
+  );
+  const rows: [string, LatencyFigure][] = [
+    ["`GET /v1/prices?at=` (1,000 rows as of the instant)", h.latency.pricesAt],
+    ["`GET /v1/formulas/:id/cost?at=` (12 rows)", h.latency.cost],
+    ["`GET /v1/reports/cost-changes?since=` (200 formulas)", h.latency.report],
+  ];
+  for (const [label, f] of rows) out.push(`| ${label} | ${f.requests} | ${fixed(f.medianMs, 2)} | ${fixed(f.p90Ms, 2)} | ${fixed(f.maxMs, 2)} | ${f.maxMs < BOUND_MS ? "yes" : "**no**"} |`);
+  out.push(
+    "",
+    `**Throughput with history against the build before it** (dist/feedbase built at ${h.baselineCommit.slice(0, 7)}, main just before the history landed, ` +
+      `serving an identical copy of the file; wrk -t${WRK.threads} -c${WRK.connections}, ${WRK.seconds} s runs alternating history build and baseline, ${WRK.reps} each; ` +
+      "each PUT changes a price, so the history build also writes a history entry and, for the 2 to 3 formulas using the ingredient, a `formula.cost_changed` event):",
+    "",
+  );
+  if (h.baselineNote) out.push(h.baselineNote, "");
+  out.push("| request | with history, req/s (median) | before, req/s (median) | ratio | runs with history | runs before |", "|---|---:|---:|---:|---|---|");
+  for (const t of h.throughput) {
+    const list = (xs: number[]) => xs.map((x) => Math.round(x).toLocaleString("en-US")).join(", ");
+    const median = (xs: number[]) => (xs.length ? Math.round(medianOf(xs)).toLocaleString("en-US") : "-");
+    out.push(`| \`${t.label}\` | ${median(t.history)} | ${median(t.baseline)} | ${t.ratio === null ? "-" : `**${t.ratio.toFixed(2)}**`} | ${list(t.history)} | ${list(t.baseline)} |`);
+  }
+  out.push("");
+  return out;
+}
+
+if (import.meta.main) {
+  const exe = process.argv[2] ?? join(ROOT, "dist", "feedbase");
+  if (!existsSync(exe)) throw new Error(`${exe} is missing: run make build`);
+  const figures = await benchHistory(exe);
+  process.stdout.write(renderHistory(figures).join("\n") + "\n" + JSON.stringify(figures) + "\n");
+}
