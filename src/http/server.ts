@@ -1,5 +1,4 @@
 import type { Server } from "bun";
-import { MAX_BODY_BYTES } from "./body.ts";
 import type { AppFetch } from "./app.ts";
 
 export interface HttpServerOptions {
@@ -22,8 +21,9 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     // Bun sets SO_REUSEPORT unless told not to (with development off): a second serve on the same port
     // would start and take half the connections. Refused instead (EADDRINUSE).
     reusePort: false,
-    // Only a backstop: the 1 MiB limit with its error object is enforced in src/http/body.ts.
-    maxRequestBodySize: MAX_BODY_BYTES * 16,
+    // Bun answers a Content-Length above this itself, with a bare 413 (no error object, no request id):
+    // set out of reach, so src/http/body.ts judges every length and answers with the error object.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     ...(options.tls ? { tls: { cert: options.tls.cert, key: options.tls.key } } : {}),
     fetch(req, server) {
       const ip = server.requestIP(req);
