@@ -16,8 +16,7 @@ import { registerVersion } from "./version.ts";
 import { registerWebhook } from "./webhook.ts";
 import { registerWorkspace } from "./workspace.ts";
 import { VERSION } from "../src/version.ts";
-import { reportFailure } from "./common.ts";
-import { addOwnerOption } from "./owner.ts";
+import { addOwnerOption, reportFailure } from "./common.ts";
 import type { Io } from "./io.ts";
 
 /**

@@ -1,10 +1,9 @@
 import { Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import { PortInUseError, startService } from "../src/service.ts";
-import { refuseOtherOwner } from "./owner.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
-import { CliFailure, dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
+import { CliFailure, dataOption, intInRange, onOff, oneOf, refuseOtherOwner, withExamples } from "./common.ts";
 import type { Io } from "./io.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;

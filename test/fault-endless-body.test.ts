@@ -95,7 +95,7 @@ describe("a receiver with an endless answer", () => {
           peak = Math.max(peak, rssMb(server.proc.pid));
           const out = await cli(["webhook", "deliveries", "--status", "delivered", "--limit", "1000", "--json", "--data", tmp.dataPath]);
           return out.stdout.split("\n").filter(Boolean).length >= DELIVERIES || sent >= BUDGET_BYTES;
-        }, 25_000);
+        }, 60_000);
         peak = Math.max(peak, rssMb(server.proc.pid));
       } finally {
         await server.stop();
@@ -106,5 +106,5 @@ describe("a receiver with an endless answer", () => {
       receiver?.stop(true);
       tmp.cleanup();
     }
-  }, 60_000);
+  }, 120_000);
 });
