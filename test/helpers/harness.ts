@@ -82,7 +82,7 @@ export async function startTestServer(
       let res = socket ? await fetch(url + path, init) : await service.fetch(new Request(url + path, init));
       // What HTTP does to a HEAD answer on the wire: the headers stay, the body goes.
       if (!socket && method === "HEAD") res = new Response(null, { status: res.status, headers: res.headers });
-      checkContract(method, path, res.status, await res.clone().text());
+      checkContract(method, path, res.status, await res.clone().text(), res.headers.get("etag"));
       return res;
     },
     async stop() {
