@@ -1,16 +1,10 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { existsSync, readFileSync, statSync } from "node:fs";
 import type { Database } from "bun:sqlite";
-import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
 import { instant } from "../src/schemas/time.ts";
-import { closeDatabase, DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
+import { closeDatabase, openDatabase } from "../src/store/db.ts";
 import { requireWorkspace, type Workspace } from "../src/store/workspaces.ts";
 import type { Io } from "./io.ts";
-
-/** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
-export class CliFailure extends Error {}
-/** Bad usage (a bad option value): one line on stderr, exit 2. */
-export class UsageError extends Error {}
+import { refuseOtherOwner } from "./owner.ts";
 
 /**
  * `--data <file>` with env FEEDBASE_DATA and the default of docs/decisions.md#command-line; every data command takes it.
@@ -30,7 +24,8 @@ export interface DataFile {
 /**
  * Open the data file of `--data` (a missing file is refused, never created), run `fn`, and always close
  * the file, whether `fn` returns, throws or rejects. Writes inside run in `transaction(db, ...)`. Closing
- * folds the WAL into the file (`closeDatabase`), so after the command the file alone is complete.
+ * folds the WAL into the file (`closeDatabase`), so after the command the file alone is complete; a
+ * file another user owns is refused first (`refuseOtherOwner`).
  * @example .action((opts) => withData(opts, ({ db, workspace }) => listKeys(db, workspace().id)))
  */
 export async function withData<T>(opts: { data: string; workspace?: string; allowOtherOwner?: boolean }, fn: (data: DataFile) => T | Promise<T>): Promise<T> {
@@ -107,45 +102,7 @@ export function oneOf<T extends string>(name: string, choices: readonly T[]): (v
   };
 }
 
-const ON = ["on", "yes", "true", "1"];
-const OFF = ["off", "no", "false", "0"];
-
-/**
- * A commander value parser for an on/off setting (on/off, yes/no, true/false, 1/0, any case). Flags that
- * have an environment variable take a value this way: commander alone counts any value, "0" too, as on.
- * @example new Option("--access-log <on|off>").env("FEEDBASE_ACCESS_LOG").argParser(onOff("--access-log"))
- */
-export function onOff(name: string): (value: string) => boolean {
-  return (value) => {
-    const word = value.toLowerCase();
-    if (ON.includes(word)) return true;
-    if (OFF.includes(word)) return false;
-    throw new InvalidArgumentError(`${name} must be on or off (or yes/no, true/false, 1/0)`);
-  };
-}
-
-/**
- * The one line and the exit code of a failed command (docs/decisions.md#command-line): bad usage is 2,
- * a refused action 1; an unexpected failure shows its stack, as a bug report needs it.
- * @example return reportFailure(error, io) // 1
- */
-export function reportFailure(error: unknown, io: Io): number {
-  const usage = error instanceof UsageError || error instanceof InvalidArgumentError;
-  const known =
-    usage ||
-    error instanceof CliFailure ||
-    error instanceof DataFileError ||
-    error instanceof NotFoundError ||
-    error instanceof ConflictError ||
-    error instanceof ValidationError;
-  const message = known
-    ? (error as Error).message
-    : isStorageFull(error)
-      ? "The data file's disk is full: nothing was written; free space and run the command again"
-      : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
-  io.err(`error: ${message}\n`);
-  return usage ? 2 : 1;
-}
+export { onOff } from "./on-off.ts";
 
 /**
  * Print rows as an aligned table, or as JSON lines with `--json`.
@@ -169,47 +126,4 @@ export function printRows<T>(io: Io, rows: readonly T[], columns: [string, (row:
 /** Attach an example block to a command's help. @example withExamples(cmd, ["feedbase key list --json"]) */
 export function withExamples(command: Command, examples: string[]): Command {
   return command.addHelpText("after", "\nExamples:\n" + examples.map((e) => `  $ ${e}`).join("\n") + "\n");
-}
-
-/**
- * `--allow-other-owner` on every command that takes `--data`: run as root on the service user's file, a
- * command leaves root-owned `-wal`/`-shm` that the service then cannot open (docs/decisions.md#faults).
- * @example addOwnerOption(program)
- */
-export function addOwnerOption(command: Command): void {
-  if (command.options.some((o) => o.long === "--data")) {
-    command.addOption(
-      new Option("--allow-other-owner [on|off]", "open a data file that another user owns (its -wal/-shm will be yours)")
-        .env("FEEDBASE_ALLOW_OTHER_OWNER")
-        .argParser(onOff("--allow-other-owner")),
-    );
-  }
-  command.commands.forEach(addOwnerOption);
-}
-
-/** The user name of `uid`, from /etc/passwd; `uid <n>` when it has none. */
-function userName(uid: number): string {
-  try {
-    for (const line of readFileSync("/etc/passwd", "utf8").split("\n")) {
-      const [name, , id] = line.split(":");
-      if (name && Number(id) === uid && id !== "") return name;
-    }
-  } catch {
-    // No /etc/passwd: the number will do.
-  }
-  return `uid ${uid}`;
-}
-
-/**
- * Refuse a data file that belongs to another user unless `--allow-other-owner` was given; a missing
- * file is left to the open that follows.
- * @example refuseOtherOwner(opts) // throws: feedbase.db belongs to feedbase: run it as feedbase: sudo -u feedbase feedbase …
- */
-export function refuseOtherOwner(opts: { data: string; allowOtherOwner?: boolean }): void {
-  if (opts.allowOtherOwner || process.getuid === undefined || !existsSync(opts.data)) return;
-  const owner = statSync(opts.data).uid;
-  if (owner === process.getuid()) return;
-  const name = userName(owner);
-  const as = name.startsWith("uid ") ? `sudo -u '#${owner}'` : `sudo -u ${name}`;
-  throw new CliFailure(`${opts.data} belongs to ${name}, not to you: run it as ${name}: ${as} feedbase … (or pass --allow-other-owner)`);
 }

@@ -4,7 +4,8 @@ import { DEMO_WORKSPACE, seedDemo } from "../src/demo/seed.ts";
 import { closeDatabase, openDatabase } from "../src/store/db.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, intInRange, refuseOtherOwner, withExamples } from "./common.ts";
+import { dataOption, intInRange, withExamples } from "./common.ts";
+import { refuseOtherOwner } from "./owner.ts";
 import type { Io } from "./io.ts";
 
 /** An ingredient of the demo with a name that needs escaping: the curl lines show how. */

@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 import { PortInUseError, startService } from "../src/service.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
-import { CliFailure, dataOption, intInRange, onOff, oneOf, refuseOtherOwner, withExamples } from "./common.ts";
+import { dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
+import { CliFailure } from "./failure.ts";
+import { refuseOtherOwner } from "./owner.ts";
 import type { Io } from "./io.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
