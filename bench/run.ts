@@ -8,7 +8,7 @@
  * answers, start the bare server (bench/bare-server.ts, compiled like feedbase) on those bytes, and
  * drive both with wrk, interleaved (feedbase, bare, feedbase, bare …) and repeated, waiting for an
  * idle machine before each run and noting the runs other processes disturbed. PUT is compared with
- * bench/bare-commit.ts. Then the extra figures: limiter cost, webhooks, import, cold start,
+ * bench/bare-commit.ts. Then the extra figures: limiter cost, webhooks, price history (bench/history.ts), import, cold start,
  * executable size, memory.
  *
  * Progress goes to stderr; nothing here asserts a speed (figures are for reading, not for failing).
@@ -21,6 +21,7 @@ import { generateFormulas, generateIngredients, ingredientsCsv, seedIngredients,
 import type { CapturedResponse } from "./bare-server.ts";
 import type { CreateIngredient } from "../src/schemas/ingredients.ts";
 import { describeMachine, freePort, memoryKiB, startCpuMeter, waitForIdle } from "./system.ts";
+import { benchHistory } from "./history.ts";
 import { median, renderReport, usedPairs, type BenchReport, type CommitResult, type RunRecord, type ScenarioSpec } from "./report.ts";
 import { openDatabase } from "../src/store/db.ts";
 
@@ -231,6 +232,7 @@ async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport>
 
   const limiter = await extraLimiter(notes);
   const webhooks = await extraWebhooks(notes);
+  const history = await extraHistory();
   const importTime = await extraImport(tmp, notes);
   const coldStart = await extraColdStart(dataPath, keys[0]!, bareExe, captured, tmp);
 
@@ -251,6 +253,7 @@ async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport>
     memory: { idleRssKiB, bareIdleRssKiB, peakRssKiB, bareRssPeakKiB, served },
     limiter,
     webhooks,
+    history,
     importTime,
     coldStart,
     executable: { bytes: statSync(EXE).size, bareBytes: statSync(bareExe).size },
@@ -409,6 +412,16 @@ async function extraWebhooks(notes: string[]): Promise<{ json: Record<string, un
     return { json: JSON.parse(last) as Record<string, unknown>, raw: out.stdout };
   } catch {
     return { json: null, raw: out.stdout || out.stderr };
+  }
+}
+
+/** bench/history.ts: the history reads' latency, and GET /v1/prices and PUT against the build before the history. */
+async function extraHistory(): Promise<BenchReport["history"]> {
+  progress("price history (bench/history.ts)");
+  try {
+    return { figures: await benchHistory(EXE), failure: null };
+  } catch (error) {
+    return { figures: null, failure: oneLine(String((error as Error).message ?? error)) };
   }
 }
 
