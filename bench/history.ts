@@ -134,8 +134,9 @@ async function stop(server: Server): Promise<void> {
   await server.proc.exited;
 }
 
-/** Sequential GETs, one per path, each timed from send to the last byte read. */
+/** Sequential GETs, one per path, each timed from send to the last byte read, after waiting for an idle machine. */
 async function latency(url: string, key: string, paths: string[]): Promise<LatencyFigure> {
+  await waitForIdle(3000);
   const ms: number[] = [];
   for (const path of paths) {
     const started = performance.now();
