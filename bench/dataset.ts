@@ -10,7 +10,7 @@
  * Run alone: `bun bench/dataset.ts <data-file> [count]` seeds a data file (created if missing).
  */
 import { openDatabase } from "../src/store/db.ts";
-import { insertIngredient } from "../src/store/ingredients.ts";
+import { insertIngredient } from "../src/store/ingredient-changes.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import type { CreateIngredient } from "../src/schemas/ingredients.ts";
 import { seeded } from "../src/domain/random.ts";

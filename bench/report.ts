@@ -18,7 +18,7 @@ export interface ScenarioSpec {
 /** One bounded run of one side: feedbase, the bare server, or the bare commit loop. */
 export interface RunRecord {
   scenario: string;
-  side: "feedbase" | "bare" | "commit-1" | "commit-n";
+  side: "feedbase" | "bare" | "commit-1" | "commit-n" | "metrics";
   rep: number;
   requests: number;
   rps: number;
@@ -31,6 +31,8 @@ export interface RunRecord {
   /** Average cores other processes used during the run. */
   otherCores: number;
   stealCores: number;
+  /** The server's CPU per answered request, µs (GET runs). */
+  serverCpuUs?: number;
 }
 
 /** What bench/bare-commit.ts prints. */
@@ -105,6 +107,46 @@ export function usedPairs(runs: RunRecord[], scenario: ScenarioSpec): { used: Pa
   }
   const clean = all.filter((p) => !p.disturbed);
   return { used: clean.length >= 2 ? clean : all, all };
+}
+
+/**
+ * The cost of `serve --metrics` on the small read: each repetition's run with metrics off and the run
+ * with them on made right after it, and the median of the per-repetition ratios.
+ * @example renderMetricsCost(report.runs, report.load)
+ */
+export function renderMetricsCost(runs: RunRecord[], load: BenchReport["load"]): string {
+  const cpu = (r: RunRecord) => (r.serverCpuUs === undefined ? "–" : r.serverCpuUs.toFixed(1));
+  const on = runs.filter((x) => x.side === "metrics");
+  const pairs = on.flatMap((m) => {
+    const off = runs.find((x) => x.scenario === m.scenario && x.side === "feedbase" && x.rep === m.rep);
+    return off ? [{ off, on: m, disturbed: disturbed(off) || disturbed(m) }] : [];
+  });
+  if (pairs.length === 0) return "## The cost of --metrics on the read path\n\nNot measured in this run.\n";
+  const clean = pairs.filter((p) => !p.disturbed);
+  const used = clean.length >= 2 ? clean : pairs;
+  const out = [
+    "## The cost of --metrics on the read path",
+    "",
+    `GET /v1/ingredients/:name (cached, rotating over every name), \`wrk -t${load.threads} -c${load.connections} -d${load.seconds}s\` against ` +
+      "`feedbase serve` and, next to each run (before it in even repetitions, after it in odd ones), against a second `feedbase serve --metrics` on the same data file " +
+      "(every answer counted by route, method and status and timed into the latency histogram).",
+    "",
+    "| run | off req/s | on req/s | on ÷ off | off CPU µs/req | on CPU µs/req | on ÷ off | off p50 ms | on p50 ms | off p99 ms | on p99 ms | disturbed |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ...pairs.map(
+      (p) =>
+        `| ${p.on.rep} | ${int(p.off.rps)} | ${int(p.on.rps)} | ${ratio(p.on.rps / p.off.rps)} | ` +
+        `${cpu(p.off)} | ${cpu(p.on)} | ${ratio((p.on.serverCpuUs ?? NaN) / (p.off.serverCpuUs ?? NaN))} | ${ms(p.off.p50Ms)} | ${ms(p.on.p50Ms)} | ` +
+        `${ms(p.off.p99Ms)} | ${ms(p.on.p99Ms)} | ${p.disturbed ? "yes" : "no"} |`,
+    ),
+    "",
+    `Throughput with metrics on ÷ off: **${ratio(median(used.map((p) => p.on.rps / p.off.rps)))}**; the server's CPU per request, on ÷ off: ` +
+      `**${ratio(median(used.map((p) => (p.on.serverCpuUs ?? NaN) / (p.off.serverCpuUs ?? NaN))))}** ` +
+      `(medians over ${used.length === pairs.length ? `all ${pairs.length}` : `the ${used.length} undisturbed`} repetitions). ` +
+      "CPU per request is the steadier figure on a shared machine: other load moves throughput more than it moves the server's own work.",
+    "",
+  ];
+  return out.join("\n");
 }
 
 /**
@@ -207,6 +249,8 @@ export function renderReport(r: BenchReport): string {
     line();
   }
 
+  line(renderMetricsCost(r.runs, load));
+
   line("## Memory (idle and peak RSS)");
   line();
   line("| | feedbase | bare server | ratio |");
@@ -274,7 +318,7 @@ export function renderReport(r: BenchReport): string {
   line("## Cold start");
   line();
   line(
-    `Spawn to the first 200 on \`/v1/health\`, median of ${r.coldStart.runs}: feedbase ${ms(r.coldStart.ms)} ms, the bare server (compiled the same way) ` +
+    `Spawn to the first 200 on \`/v1/prices\`, median of ${r.coldStart.runs}: feedbase ${ms(r.coldStart.ms)} ms, the bare server (compiled the same way) ` +
       `${ms(r.coldStart.bareMs)} ms: **${times(r.coldStart.ms / r.coldStart.bareMs)}**.`,
   );
   line();
@@ -300,7 +344,8 @@ export function renderReport(r: BenchReport): string {
   line("| endpoint | side | run | req/s | p50 ms | p99 ms | errors | waited s | idle at start | other processes (cores) | steal (cores) |");
   line("|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|");
   const label = (id: string) => r.scenarios.find((s) => s.id === id)?.label ?? id;
-  const sideName = (s: RunRecord["side"]) => (s === "commit-1" ? "commit loop, 1 writer" : s === "commit-n" ? `commit loop, ${load.connections} writers` : s);
+  const sideName = (s: RunRecord["side"]) =>
+    s === "commit-1" ? "commit loop, 1 writer" : s === "commit-n" ? `commit loop, ${load.connections} writers` : s === "metrics" ? "feedbase --metrics" : s;
   for (const x of r.runs) {
     line(
       `| ${label(x.scenario)} | ${sideName(x.side)} | ${x.rep} | ${int(x.rps)} | ${ms(x.p50Ms)} | ${ms(x.p99Ms)} | ${x.errors} | ${(x.waitedMs / 1000).toFixed(1)} | ` +

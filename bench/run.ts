@@ -8,8 +8,10 @@
  * answers, start the bare server (bench/bare-server.ts, compiled like feedbase) on those bytes, and
  * drive both with wrk, interleaved (feedbase, bare, feedbase, bare …) and repeated, waiting for an
  * idle machine before each run and noting the runs other processes disturbed. PUT is compared with
- * bench/bare-commit.ts. Then the extra figures: limiter cost, webhooks, price history (bench/history.ts), import, cold start,
- * executable size, memory.
+ * bench/bare-commit.ts. The small read is also run against a second `feedbase serve --metrics`
+ * right after the first, for the cost of metrics. Then the extra figures: limiter cost, webhooks,
+ * price history (bench/history.ts), import, cold start, executable size, memory. `make bench-metrics` (FEEDBASE_BENCH_METRICS_ONLY=1)
+ * runs only the metrics comparison and prints its table, leaving RESULTS.md alone.
  *
  * Progress goes to stderr; nothing here asserts a speed (figures are for reading, not for failing).
  */
@@ -22,7 +24,7 @@ import type { CapturedResponse } from "./bare-server.ts";
 import type { CreateIngredient } from "../src/schemas/ingredients.ts";
 import { describeMachine, freePort, memoryKiB, startCpuMeter, waitForIdle } from "./system.ts";
 import { benchHistory } from "./history.ts";
-import { median, renderReport, usedPairs, type BenchReport, type CommitResult, type RunRecord, type ScenarioSpec } from "./report.ts";
+import { median, renderMetricsCost, renderReport, usedPairs, type BenchReport, type CommitResult, type RunRecord, type ScenarioSpec } from "./report.ts";
 import { openDatabase } from "../src/store/db.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -43,6 +45,9 @@ const IDLE_BUDGET_MS = 6 * 60_000;
 /** Repetitions added for a scenario disturbed in most of its runs, started only within this much of the allowance. */
 const EXTRA_REPS = 2;
 const EXTRA_BUDGET_MS = 5.5 * 60_000;
+/** The scenario also run against `serve --metrics`: the small cached read, where a fixed cost per request shows most. */
+const METRICS_SCENARIO = "ingredient";
+const METRICS_ONLY = process.env.FEEDBASE_BENCH_METRICS_ONLY === "1";
 
 const t0 = Date.now();
 const progress = (msg: string) => process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)}s] ${msg}\n`);
@@ -88,20 +93,20 @@ interface Running {
 }
 
 /** Start a server and wait for its first 200 on /v1/health. */
-async function startServer(cmd: string[], port: number, key: string, logFile: string): Promise<Running> {
+async function startServer(cmd: string[], port: number, key: string, logFile: string, path = "/v1/health"): Promise<Running> {
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const proc = Bun.spawn(cmd, { cwd: ROOT, stdout: "ignore", stderr: Bun.file(logFile), stdin: "ignore" });
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const status = await fetch(url + "/v1/health", { headers: { "X-API-Key": key } }).then(
+    const status = await fetch(url + path, { headers: { "X-API-Key": key } }).then(
       (r) => r.status,
       () => 0,
     );
     if (status === 200) return { proc, url, startMs: performance.now() - started };
     if (proc.exitCode !== null || Date.now() > deadline) {
       proc.kill("SIGKILL");
-      throw new Error(`${cmd[0]} did not answer 200 on /v1/health (last status ${status}); see ${logFile}`);
+      throw new Error(`${cmd[0]} did not answer 200 on ${path} (last status ${status}); see ${logFile}`);
     }
     await Bun.sleep(2);
   }
@@ -124,7 +129,7 @@ const idleWait = async (maxMs: number) => (Date.now() - t0 < IDLE_BUDGET_MS ? aw
 async function measured<T>(
   pids: number[],
   body: () => Promise<{ result: T; exitedMicros: number }>,
-): Promise<{ result: T; waitedMs: number; idleAtStart: boolean; otherCores: number; stealCores: number }> {
+): Promise<{ result: T; waitedMs: number; idleAtStart: boolean; otherCores: number; stealCores: number; pidsCpuSeconds: number }> {
   const wait = await idleWait(IDLE_WAIT_MS);
   const meter = startCpuMeter(pids);
   const { result, exitedMicros } = await body();
@@ -183,6 +188,10 @@ async function main(): Promise<void> {
   copyFileSync(BUILT, EXE);
   const servers: Running[] = [];
   try {
+    if (METRICS_ONLY) {
+      process.stdout.write(renderMetricsCost(await measureMetricsOnly(tmp, servers), LOAD) + "\n");
+      return;
+    }
     const report = await measureAll(tmp, servers);
     writeFileSync(RESULTS, renderReport(report));
     progress(`wrote ${RESULTS} in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
@@ -212,6 +221,9 @@ async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport>
   await Bun.sleep(500);
   const idleRssKiB = memoryKiB(real.proc.pid, "VmRSS");
 
+  const metricsOn = await startMetricsServer(dataPath, keys[0]!, tmp);
+  servers.push(metricsOn);
+
   const scenarios = await planScenarios(real.url, keys[0]!, data.ingredients, data.formulaIds, data.formulasNote);
   progress("capturing feedbase's answers for the bare server");
   const reads = scenarios.filter((s) => s.method === "GET" && s.available);
@@ -223,7 +235,8 @@ async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport>
   await Bun.sleep(500);
   const bareIdleRssKiB = memoryKiB(bare.proc.pid, "VmRSS");
 
-  const runs = await driveLoad(tmp, scenarios, real, bare, data.keysFile);
+  const runs = await driveLoad(tmp, scenarios, { real, bare, metricsOn }, data.keysFile);
+  await stopServer(metricsOn);
   const peakRssKiB = memoryKiB(real.proc.pid, "VmHWM");
   const bareRssPeakKiB = memoryKiB(bare.proc.pid, "VmHWM");
   const served = runs.filter((r) => r.side === "feedbase").reduce((n, r) => n + r.requests, 0);
@@ -308,14 +321,20 @@ async function prepareData(tmp: string) {
  * A warm-up of each side, then the measured runs: for each repetition and scenario, feedbase then
  * its limit (the bare server, or for PUT the commit loop with 1 and with N writers).
  */
-async function driveLoad(tmp: string, scenarios: ScenarioSpec[], real: Running, bare: Running, keysFile: string): Promise<RunRecord[]> {
+async function driveLoad(
+  tmp: string,
+  scenarios: ScenarioSpec[],
+  targets: { real: Running; bare: Running | null; metricsOn: Running },
+  keysFile: string,
+): Promise<RunRecord[]> {
+  const { real, bare, metricsOn } = targets;
   const pathsFile = (s: ScenarioSpec) => join(tmp, `paths-${s.id}.txt`);
   for (const s of scenarios) writeFileSync(pathsFile(s), s.paths.join("\n") + "\n");
   const runs: RunRecord[] = [];
   // Each wrk run gets its own price base, so no PUT ever repeats a price (see bench/wrk.lua).
   let base = 1000;
-  const runWrk = async (s: ScenarioSpec, side: "feedbase" | "bare", rep: number) => {
-    const target = side === "feedbase" ? real : bare;
+  const runWrk = async (s: ScenarioSpec, side: "feedbase" | "bare" | "metrics", rep: number) => {
+    const target = side === "feedbase" ? real : side === "metrics" ? metricsOn : bare!;
     base += 10_000;
     const m = await measured([target.proc.pid], () => wrk(target.url, s.method, pathsFile(s), keysFile, LOAD.seconds, base));
     const r = m.result;
@@ -323,6 +342,7 @@ async function driveLoad(tmp: string, scenarios: ScenarioSpec[], real: Running, 
       scenario: s.id, side, rep, waitedMs: m.waitedMs, idleAtStart: m.idleAtStart, otherCores: m.otherCores, stealCores: m.stealCores,
       requests: r.requests, rps: r.requests / (r.durationUs / 1e6), p50Ms: r.p50Us / 1000, p99Ms: r.p99Us / 1000,
       errors: r.connectErrors + r.readErrors + r.writeErrors + r.httpErrors + r.timeouts,
+      serverCpuUs: r.requests > 0 ? (m.pidsCpuSeconds * 1e6) / r.requests : NaN,
     });
   };
   const runCommit = async (writers: number, rep: number, seconds: number) => {
@@ -338,11 +358,17 @@ async function driveLoad(tmp: string, scenarios: ScenarioSpec[], real: Running, 
   progress(`warming up ${measurable.length} scenarios (${LOAD.warmupSeconds} s each side)`);
   for (const s of measurable) {
     await wrk(real.url, s.method, pathsFile(s), keysFile, LOAD.warmupSeconds, (base += 10_000));
-    if (s.method === "GET") await wrk(bare.url, s.method, pathsFile(s), keysFile, LOAD.warmupSeconds, base);
+    if (s.id === METRICS_SCENARIO) await wrk(metricsOn.url, s.method, pathsFile(s), keysFile, LOAD.warmupSeconds, base);
+    if (s.method === "GET" && bare) await wrk(bare.url, s.method, pathsFile(s), keysFile, LOAD.warmupSeconds, base);
   }
   const runPair = async (s: ScenarioSpec, rep: number) => {
     progress(`run ${rep}: ${s.label}`);
+    // Metrics on next to off, so the two runs of a pair meet the same machine; the order alternates.
+    const withMetrics = s.id === METRICS_SCENARIO;
+    if (withMetrics && rep % 2 === 0) await runWrk(s, "metrics", rep);
     await runWrk(s, "feedbase", rep);
+    if (withMetrics && rep % 2 === 1) await runWrk(s, "metrics", rep);
+    if (!bare) return;
     if (s.method === "GET") {
       await runWrk(s, "bare", rep);
     } else {
@@ -360,6 +386,28 @@ async function driveLoad(tmp: string, scenarios: ScenarioSpec[], real: Running, 
     }
   }
   return runs;
+}
+
+/** A second `feedbase serve`, with `--metrics`, on the same data file; its /metrics must answer. */
+async function startMetricsServer(dataPath: string, key: string, tmp: string): Promise<Running> {
+  progress("starting feedbase serve --metrics");
+  const port = freePort();
+  const server = await startServer([EXE, "serve", "--data", dataPath, "--port", String(port), "--metrics"], port, key, join(tmp, "serve-metrics.err"));
+  const scrape = await fetch(server.url + "/metrics");
+  if (scrape.status !== 200) throw new Error(`feedbase serve --metrics answered ${scrape.status} on /metrics`);
+  return server;
+}
+
+/** `make bench-metrics`: only the small read, metrics off and on, interleaved; the figures only. */
+async function measureMetricsOnly(tmp: string, servers: Running[]): Promise<RunRecord[]> {
+  const data = await prepareData(tmp);
+  const port = freePort();
+  const real = await startServer([EXE, "serve", "--data", data.dataPath, "--port", String(port)], port, data.keys[0]!, join(tmp, "serve.err"));
+  servers.push(real);
+  const metricsOn = await startMetricsServer(data.dataPath, data.keys[0]!, tmp);
+  servers.push(metricsOn);
+  const scenarios = (await planScenarios(real.url, data.keys[0]!, data.ingredients, data.formulaIds, data.formulasNote)).filter((s) => s.id === METRICS_SCENARIO);
+  return driveLoad(tmp, scenarios, { real, bare: null, metricsOn }, data.keysFile);
 }
 
 /** The six scenarios; one is marked unavailable (with why) when the server cannot answer it yet. */
@@ -450,7 +498,7 @@ async function extraImport(tmp: string, notes: string[]) {
   return { rows: rows.length, bytes: statSync(csv).size, importMs, baselineMs: performance.now() - b0 };
 }
 
-/** Spawn to first 200 on /v1/health, median of 5, feedbase and the compiled bare server interleaved. */
+/** Spawn to first 200 on /v1/prices, median of 5, feedbase and the compiled bare server interleaved (bench/cold-start.ts alone). */
 async function extraColdStart(dataPath: string, key: string, bareExe: string, captured: string, tmp: string) {
   progress("cold start");
   const real: number[] = [];
@@ -460,7 +508,7 @@ async function extraColdStart(dataPath: string, key: string, bareExe: string, ca
       await idleWait(1000);
       const port = freePort();
       const cmd = side === "feedbase" ? [EXE, "serve", "--data", dataPath, "--port", String(port)] : [bareExe, captured, String(port)];
-      const server = await startServer(cmd, port, key, join(tmp, `cold-${side}.err`));
+      const server = await startServer(cmd, port, key, join(tmp, `cold-${side}.err`), "/v1/prices");
       (side === "feedbase" ? real : bare).push(server.startMs);
       await stopServer(server);
     }

@@ -89,13 +89,19 @@ export function startCpuMeter(pids: number[]) {
   const self = process.cpuUsage();
   return {
     /** `exitedMicros`: CPU of the run's processes that have already exited (wrk, from resourceUsage). */
-    stop(exitedMicros: number): { otherCores: number; stealCores: number } {
+    stop(exitedMicros: number): { otherCores: number; stealCores: number; pidsCpuSeconds: number } {
       const seconds = (performance.now() - started) / 1000;
       const now = cpuTimes();
       const runner = process.cpuUsage(self);
-      const ownTicks = pids.reduce((sum, pid, i) => sum + processTicks(pid) - own[i]!, 0) + microsToTicks(exitedMicros) + microsToTicks(runner.user + runner.system);
+      const pidsTicks = pids.reduce((sum, pid, i) => sum + processTicks(pid) - own[i]!, 0);
+      const ownTicks = pidsTicks + microsToTicks(exitedMicros) + microsToTicks(runner.user + runner.system);
       const otherTicks = Math.max(0, now.busy - machine.busy - ownTicks);
-      return { otherCores: otherTicks / TICKS_PER_SECOND / seconds, stealCores: (now.steal - machine.steal) / TICKS_PER_SECOND / seconds };
+      return {
+        otherCores: otherTicks / TICKS_PER_SECOND / seconds,
+        stealCores: (now.steal - machine.steal) / TICKS_PER_SECOND / seconds,
+        // The measured processes' own CPU (the server's): less sensitive to other load than throughput.
+        pidsCpuSeconds: pidsTicks / TICKS_PER_SECOND,
+      };
     },
   };
 }

@@ -1,15 +1,12 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Database } from "bun:sqlite";
-import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
 import { instant } from "../src/schemas/time.ts";
-import { DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
+import { openDatabase } from "../src/store/db.ts";
 import { requireWorkspace, type Workspace } from "../src/store/workspaces.ts";
 import type { Io } from "./io.ts";
-
-/** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
-export class CliFailure extends Error {}
-/** Bad usage (a bad option value): one line on stderr, exit 2. */
-export class UsageError extends Error {}
+import { CliFailure, UsageError } from "./failure.ts";
+import { validateSuppliedSecret } from "../src/webhooks/secret.ts";
+import { readFileSync } from "node:fs";
 
 /**
  * `--data <file>` with env FEEDBASE_DATA and the default of docs/decisions.md#command-line; every data command takes it.
@@ -40,13 +37,17 @@ export async function withData<T>(opts: { data: string; workspace?: string }, fn
   }
 }
 
-/** `--workspace <slug>` with the command's own wording; `fallback` is the default (none: every workspace). */
-export function workspaceOption(description: string, fallback: string | undefined = "default"): Option {
+/**
+ * `--workspace <slug>` with the command's own wording; `fallback` is the default (null: none, the
+ * command means every workspace when none is given).
+ * @example command.addOption(workspaceOption("workspace to import into"))
+ */
+export function workspaceOption(description: string, fallback: string | null = "default"): Option {
   const option = new Option("--workspace <slug>", description);
-  return fallback === undefined ? option : option.default(fallback);
+  return fallback === null ? option : option.default(fallback);
 }
 
-/** `--json` with the command's wording of what it prints. */
+/** `--json` with the command's wording of what it prints. @example command.addOption(jsonOption("print one JSON object")) */
 export function jsonOption(description = "one JSON object per line"): Option {
   return new Option("--json", description);
 }
@@ -122,29 +123,6 @@ export function onOff(name: string): (value: string) => boolean {
 }
 
 /**
- * The one line and the exit code of a failed command (docs/decisions.md#command-line): bad usage is 2,
- * a refused action 1; an unexpected failure shows its stack, as a bug report needs it.
- * @example return reportFailure(error, io) // 1
- */
-export function reportFailure(error: unknown, io: Io): number {
-  const usage = error instanceof UsageError || error instanceof InvalidArgumentError;
-  const known =
-    usage ||
-    error instanceof CliFailure ||
-    error instanceof DataFileError ||
-    error instanceof NotFoundError ||
-    error instanceof ConflictError ||
-    error instanceof ValidationError;
-  const message = known
-    ? (error as Error).message
-    : isStorageFull(error)
-      ? "The data file's disk is full: nothing was written; free space and run the command again"
-      : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
-  io.err(`error: ${message}\n`);
-  return usage ? 2 : 1;
-}
-
-/**
  * Print rows as an aligned table, or as JSON lines with `--json`.
  * @example printRows(io, keys, [["ID", (k) => k.id], ["WRITE", (k) => (k.write ? "yes" : "no")]], opts.json)
  */
@@ -166,4 +144,38 @@ export function printRows<T>(io: Io, rows: readonly T[], columns: [string, (row:
 /** Attach an example block to a command's help. @example withExamples(cmd, ["feedbase key list --json"]) */
 export function withExamples(command: Command, examples: string[]): Command {
   return command.addHelpText("after", "\nExamples:\n" + examples.map((e) => `  $ ${e}`).join("\n") + "\n");
+}
+
+// Secret input: from a file or the environment, never an argument (command lines end up in shell history and `ps`).
+
+/**
+ * A secret file's content; its trailing newline is not part of the secret. Unreadable: exit 1.
+ * @example const secret = checkedSecret(readSecretFile("erp.secret"))
+ */
+export function readSecretFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8").replace(/\r?\n$/, "");
+  } catch (error) {
+    throw new CliFailure(`Cannot read secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** The secret, when it is fit to sign with; too short is a usage error (exit 2). @example checkedSecret("whsec_…") */
+export function checkedSecret(secret: string): string {
+  try {
+    validateSuppliedSecret(secret);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return secret;
+}
+
+/**
+ * A secret an admin supplies: `--secret-file`, else env `FEEDBASE_WEBHOOK_SECRET`, else undefined.
+ * Never an argument: command lines end up in shell history and `ps`.
+ * @example const secret = suppliedSecret(io, opts.secretFile) ?? generateSecret()
+ */
+export function suppliedSecret(io: Io, secretFile: string | undefined): string | undefined {
+  const secret = secretFile !== undefined ? readSecretFile(secretFile) : io.env.FEEDBASE_WEBHOOK_SECRET || undefined;
+  return secret === undefined ? undefined : checkedSecret(secret);
 }

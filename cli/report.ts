@@ -1,7 +1,11 @@
 import type { Command } from "commander";
+import { solverRuntime } from "../src/optimize/runtime.ts";
+import { savingsWorklist } from "../src/optimize/worklist.ts";
 import { costChanges } from "../src/store/costs.ts";
+import { listFormulaDetails } from "../src/store/formulas.ts";
+import { listIngredientDetails } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, instantOption, printDocument, printRows, signed, withExamples , withData } from "./common.ts";
+import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
 /** Drivers shown in the table's last column; `--json` has them all. */
@@ -16,8 +20,8 @@ export function registerReport(program: Command, io: Io): void {
       .command("cost-changes")
       .description("formulas whose cost at today's prices differs from their saved cost (or their cost at --since), largest move first, with the prices that moved them")
       .addOption(instantOption("--since <time>", "compare with the prices in effect then instead of each formula's saved prices"))
-      .option("--workspace <slug>", "workspace to report on", "default")
-      .option("--json", "print the API's data as one JSON document")
+      .addOption(workspaceOption("workspace to report on"))
+      .addOption(jsonOption("print the API's data as one JSON document"))
       .addOption(dataOption())
       .action(
         (opts: { since?: string; workspace: string; json?: boolean; data: string }) => {
@@ -50,5 +54,41 @@ export function registerReport(program: Command, io: Io): void {
         },
       ),
     ["feedbase report cost-changes", "feedbase report cost-changes --since 2026-10-01T00:00:00Z", "feedbase report cost-changes --workspace north-mill --json"],
+  );
+
+  withExamples(
+    group
+      .command("savings")
+      .description("the worklist: every formula optimized at today's prices and stock, the largest saving per ton first, infeasible ones last")
+      .addOption(workspaceOption("workspace to report on"))
+      .addOption(jsonOption("print the API's data as one JSON document"))
+      .addOption(dataOption())
+      .action(
+        (opts: { workspace: string; json?: boolean; data: string }) => {
+          return withData(opts, async ({ db, workspace }) => {
+            const ws = workspace().id;
+            const ingredients = new Map(listIngredientDetails(db, ws).map((i) => [i.name, i]));
+            const items = await savingsWorklist(await solverRuntime(), listFormulaDetails(db, ws), (name) => ingredients.get(name) ?? null);
+            if (opts.json) return printDocument(io, items);
+            io.out(`Least-cost reformulation at today's prices: ${items.filter((i) => (i.saving?.perBatch ?? 0) > 0).length} of ${items.length} formulas can be made cheaper\n`);
+            printRows(
+              io,
+              items,
+              [
+                ["ID", (i) => i.id],
+                ["NAME", (i) => i.name],
+                ["STATUS", (i) => i.status],
+                ["COST", (i) => i.cost.toFixed(2)],
+                ["OPTIMIZED", (i) => (i.optimizedCost === null ? "-" : i.optimizedCost.toFixed(2))],
+                ["SAVING/BATCH", (i) => (i.saving === null ? "-" : i.saving.perBatch.toFixed(2))],
+                ["SAVING/T", (i) => (i.saving === null ? "-" : i.saving.perTon.toFixed(2))],
+                ["%", (i) => (i.saving?.percent == null ? "-" : i.saving.percent.toFixed(2))],
+              ],
+              false,
+            );
+          });
+        },
+      ),
+    ["feedbase report savings", "feedbase report savings --workspace north-mill --json"],
   );
 }

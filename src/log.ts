@@ -42,7 +42,8 @@ function stdoutSink(): LogSink {
 }
 
 /**
- * JSON lines, one per call, with the time (made once per millisecond) first; lines below `minimum` are dropped.
+ * JSON lines, one per call: `time` (made once per millisecond), `level` and `msg` first and never
+ * overwritten by `fields`; lines below `minimum` are dropped.
  * @example const logger = createLogger(); logger.log("info", "listening", { url })
  */
 export function createLogger(sink: LogSink = stdoutSink(), clock: Clock = systemClock, minimum: LogLevel = "info"): Logger {
@@ -51,7 +52,9 @@ export function createLogger(sink: LogSink = stdoutSink(), clock: Clock = system
   return {
     log(level, msg, fields) {
       if (LOG_LEVELS.indexOf(level) < threshold) return;
-      sink(JSON.stringify({ time: stamp(clock()), level, msg, ...fields }) + "\n");
+      const fixed = { time: stamp(clock()), level, msg };
+      // The fixed fields come first and keep their values: a caller's `msg` or `time` field cannot replace them.
+      sink(JSON.stringify(fields ? Object.assign({ ...fixed }, fields, fixed) : fixed) + "\n");
     },
     flush: () => sink.flush?.(),
   };

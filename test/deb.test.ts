@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
@@ -94,6 +94,35 @@ describe("make deb", () => {
     expect(dir.uid).toBe(uid);
     expect(dir.mode & 0o777).toBe(0o700);
   });
+
+  test("dpkg installs it into an empty root and purges it: user, data directory and enabled units come, the data stays", () => {
+    const target = mkdtempSync(join(tmpdir(), "feedbase-dpkg-root-"));
+    try {
+      mkdirSync(join(target, "var/lib/dpkg/info"), { recursive: true });
+      mkdirSync(join(target, "var/lib/dpkg/updates"));
+      mkdirSync(join(target, "etc"));
+      writeFileSync(join(target, "var/lib/dpkg/status"), "");
+      // The maintainer scripts run on the host with DPKG_ROOT set (as debhelper's do); the empty root has no libc6 or systemd package.
+      const dpkg = (...args: string[]) => sh(["dpkg", `--root=${target}`, "--force-script-chrootless", "--force-depends", "--log=/dev/null", ...args]);
+      const installed = dpkg("--install", DEB);
+      expect(installed.code).toBe(0);
+      expect(readFileSync(join(target, "etc/passwd"), "utf8")).toMatch(/^feedbase:x:\d+:\d+:feedbase service:\/var\/lib\/feedbase:\/usr\/sbin\/nologin$/m);
+      expect(statSync(join(target, "var/lib/feedbase")).mode & 0o777).toBe(0o700);
+      expect(statSync(join(target, "etc/feedbase/feedbase.env")).mode & 0o777).toBe(0o600);
+      const enabled = ["etc/systemd/system/multi-user.target.wants/feedbase.service", "etc/systemd/system/timers.target.wants/feedbase-backup.timer"];
+      // Links to the units' installed paths, which exist inside the root, not on this host.
+      for (const link of enabled) expect(readlinkSync(join(target, link))).toBe(`/lib/systemd/system/${link.split("/").pop()}`);
+
+      writeFileSync(join(target, "var/lib/feedbase/feedbase.db"), "the mill's data");
+      expect(dpkg("--purge", "feedbase").code).toBe(0);
+      for (const gone of [...enabled, "usr/bin/feedbase", "etc/feedbase/feedbase.env"]) {
+        expect({ gone, exists: lstatSync(join(target, gone), { throwIfNoEntry: false }) !== undefined }).toEqual({ gone, exists: false });
+      }
+      expect(readFileSync(join(target, "var/lib/feedbase/feedbase.db"), "utf8")).toBe("the mill's data");
+    } finally {
+      rmSync(target, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   test("the executable extracted from the package serves", async () => {
     const tmp = tempDir();

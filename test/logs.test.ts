@@ -11,8 +11,8 @@ import { cli, eventually, spawnServe, tempDir } from "./helpers/harness.ts";
 const lines = (text: string) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("serve's log settings", () => {
-  test("every serve option can also come from a FEEDBASE_ environment variable", () => {
-    const serve = buildProgram(processIo).commands.find((c) => c.name() === "serve")!;
+  test("every serve option can also come from a FEEDBASE_ environment variable", async () => {
+    const serve = (await buildProgram(processIo)).commands.find((c) => c.name() === "serve")!;
     const options = serve.options.filter((o) => o.long !== "--help");
     expect(options.length).toBeGreaterThan(8);
     for (const option of options) expect({ option: option.long, env: option.envVar }).toEqual({ option: option.long, env: expect.stringMatching(/^FEEDBASE_[A-Z_]+$/) });
@@ -76,5 +76,14 @@ describe("serve's log settings", () => {
     const half = await cli(["serve", "--port", "0"], { env: { FEEDBASE_TLS_CERT: "/nonexistent/cert.pem" } });
     expect(half.code).toBe(1);
     expect(half.stderr).toContain("--tls-cert and --tls-key go together");
+  });
+});
+
+describe("log lines", () => {
+  test("time, level and msg come first and a caller's fields cannot overwrite them", () => {
+    let text = "";
+    const logger = createLogger((t) => (text += t), () => Date.parse("2026-11-21T12:00:00.000Z"));
+    logger.log("warn", "webhook attempt", { msg: "forged", level: "debug", time: "yesterday", deliveryId: "dlv_1" });
+    expect(text).toBe('{"time":"2026-11-21T12:00:00.000Z","level":"warn","msg":"webhook attempt","deliveryId":"dlv_1"}\n');
   });
 });

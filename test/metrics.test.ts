@@ -77,7 +77,9 @@ describe("GET /metrics", () => {
     let after = new Map<string, number>();
     await eventually(async () => {
       after = samples((text = await scrape()));
-      return after.get('feedbase_webhook_deliveries_total{outcome="retry"}') === 1;
+      // The receivers count a request when it arrives; its outcome is recorded just after.
+      const delivered = (after.get('feedbase_webhook_deliveries_total{outcome="delivered"}') ?? 0) - (before.get('feedbase_webhook_deliveries_total{outcome="delivered"}') ?? 0);
+      return after.get('feedbase_webhook_deliveries_total{outcome="retry"}') === 1 && delivered === 2;
     });
     const moved = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
     expect(moved('feedbase_http_requests_total{route="/v1/ingredients",method="GET",status="200"}')).toBe(3);

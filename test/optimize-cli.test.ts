@@ -6,9 +6,10 @@ import { seedDemo } from "../src/demo/seed.ts";
 import { NO_OPTIONS, optimizeFormula } from "../src/optimize/result.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { openDatabase } from "../src/store/db.ts";
-import { findFormula, requireFormula } from "../src/store/formulas.ts";
+import { findFormula, listFormulaDetails, requireFormula } from "../src/store/formulas.ts";
+import { savingsWorklist } from "../src/optimize/worklist.ts";
 import { importFormulas } from "../src/admin/imports.ts";
-import { findIngredient } from "../src/store/ingredients.ts";
+import { findIngredient, listIngredientDetails } from "../src/store/ingredients.ts";
 import { cli, tempDir } from "./helpers/harness.ts";
 
 setDefaultTimeout(60_000);
@@ -96,5 +97,24 @@ describe("feedbase formula optimize", () => {
       const r = await fb(...args);
       expect({ args, code: r.code, stderr: r.stderr.includes(message) }).toEqual({ args, code, stderr: true });
     }
+  });
+});
+
+describe("feedbase report savings", () => {
+  test("the worklist as a table, and with --json the API's data", async () => {
+    const json = await fb("report", "savings", "--json");
+    expect(json.code).toBe(0);
+    const items = JSON.parse(json.stdout);
+    const db = openDatabase(data, { create: false });
+    const ingredients = new Map(listIngredientDetails(db, 1).map((i) => [i.name, i]));
+    const expected = await savingsWorklist(await solverRuntime(), listFormulaDetails(db, 1), (n) => ingredients.get(n) ?? null);
+    db.close();
+    expect(items).toEqual(JSON.parse(JSON.stringify(expected)));
+    const table = await fb("report", "savings");
+    const lines = table.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^Least-cost reformulation at today's prices: \d+ of \d+ formulas can be made cheaper$/);
+    expect(lines[1]).toMatch(/^ID\s+NAME\s+STATUS\s+COST\s+OPTIMIZED\s+SAVING\/BATCH\s+SAVING\/T\s+%$/);
+    expect(lines.slice(2).map((l) => l.split(/\s{2,}/)[0])).toEqual(items.map((i: { id: string }) => i.id));
+    expect(lines.at(-1)).toMatch(/^impossible\s+Impossible\s+infeasible\s+\d+\.\d{2}\s+-\s+-\s+-\s+-$/);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../src/store/db.ts";
-import { insertIngredient, updatePrice } from "../src/store/ingredients.ts";
+import { insertIngredient, updatePrice } from "../src/store/ingredient-changes.ts";
 import { transaction } from "../src/store/transaction.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
 

@@ -6,7 +6,7 @@ import { accessOf, type Route } from "../src/http/route.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listEvents } from "../src/store/events.ts";
 import { importFormulas, importIngredients } from "../src/admin/imports.ts";
-import { updatePrice } from "../src/store/ingredients.ts";
+import { updatePrice } from "../src/store/ingredient-changes.ts";
 import { transaction } from "../src/store/transaction.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";

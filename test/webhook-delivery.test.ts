@@ -5,12 +5,13 @@ import { createLogger } from "../src/log.ts";
 import { startService } from "../src/service.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listDeliveries } from "../src/store/deliveries.ts";
-import { listEvents, type EventType } from "../src/store/events.ts";
+import type { EventType } from "../src/domain/events.ts";
+import { listEvents } from "../src/store/events.ts";
 import { createKey } from "../src/store/keys.ts";
 import { createWebhook, listWebhooks, setWebhookEnabled } from "../src/store/webhooks.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
 import { VERSION } from "../src/version.ts";
-import { generateSecret } from "../src/webhooks/sign.ts";
+import { generateSecret } from "../src/webhooks/secret.ts";
 import { eventually, startTestServer, tempDir, TestClock, type TestServer } from "./helpers/harness.ts";
 import { gate, independentHex, independentStandard, startRecorder, type Recorder } from "./helpers/webhooks.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, retryAfterMs, retryDelayMs } from "../src/webhooks/retry.ts";
+import { attemptVerdict, DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, retryAfterMs, retryDelayMs } from "../src/webhooks/retry.ts";
 
 describe("retry policy", () => {
   test("the default schedule is 8 attempts over about a day, each interval jittered by at most ±20 %", () => {
@@ -34,5 +34,24 @@ describe("retry policy", () => {
     expect(retryAfterMs(null, now)).toBeNull();
     expect(retryAfterMs("soon", now)).toBeNull();
     expect(retryAfterMs("-5", now)).toBeNull();
+  });
+});
+
+describe("attempt outcome rules", () => {
+  const now = Date.parse("2026-11-21T12:00:00.000Z");
+  const half = () => 0.5; // no jitter
+  test("any 2xx is delivered; anything else waits for the schedule, then fails; 410 also disables the webhook", () => {
+    expect(attemptVerdict({ status: 204, retryAfter: null }, 1, DEFAULT_RETRY_SCHEDULE, now, half)).toEqual({ status: "delivered", nextAttemptAt: now, disable: false });
+    expect(attemptVerdict({ status: 500, retryAfter: "10" }, 1, DEFAULT_RETRY_SCHEDULE, now, half)).toEqual({ status: "pending", nextAttemptAt: now + 5000, disable: false });
+    expect(attemptVerdict({ status: null, retryAfter: null }, 2, DEFAULT_RETRY_SCHEDULE, now, half)).toEqual({ status: "pending", nextAttemptAt: now + 60_000, disable: false });
+    expect(attemptVerdict({ status: 500, retryAfter: null }, 8, DEFAULT_RETRY_SCHEDULE, now, half)).toEqual({ status: "failed", nextAttemptAt: now, disable: false });
+    expect(attemptVerdict({ status: 410, retryAfter: null }, 1, DEFAULT_RETRY_SCHEDULE, now, half)).toEqual({ status: "pending", nextAttemptAt: now + 5000, disable: true });
+  });
+
+  test("Retry-After replaces the interval on 429 and 503 only, and the attempt still counts", () => {
+    expect(attemptVerdict({ status: 429, retryAfter: "120" }, 1, DEFAULT_RETRY_SCHEDULE, now, half).nextAttemptAt).toBe(now + 120_000);
+    expect(attemptVerdict({ status: 503, retryAfter: "7200" }, 1, DEFAULT_RETRY_SCHEDULE, now, half).nextAttemptAt).toBe(now + 3_600_000);
+    expect(attemptVerdict({ status: 500, retryAfter: "120" }, 1, DEFAULT_RETRY_SCHEDULE, now, half).nextAttemptAt).toBe(now + 5000);
+    expect(attemptVerdict({ status: 503, retryAfter: "120" }, 8, DEFAULT_RETRY_SCHEDULE, now, half).status).toBe("failed");
   });
 });

@@ -1,15 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
-import {
-  generateSecret,
-  hexSignature,
-  secretKeyBytes,
-  signedHeaders,
-  standardSignature,
-  validateSuppliedSecret,
-  verifyDelivery,
-} from "../src/webhooks/sign.ts";
+import { generateSecret, secretKeyBytes, validateSuppliedSecret } from "../src/webhooks/secret.ts";
+import { hexSignature, signedHeaders, standardSignature } from "../src/webhooks/sign.ts";
+import { verifyDelivery } from "../src/webhooks/verify.ts";
 import { formatEvent, startReceiver, type ReceivedEvent, type RejectedRequest } from "../src/webhooks/receiver.ts";
+import { eventually } from "./helpers/harness.ts";
 
 // The vector published in docs/webhook-verification.md; the docs' scripts embed the same values.
 const VECTOR = {
@@ -310,6 +305,29 @@ describe("reference receiver", () => {
     expect((await send()).status).toBe(204);
     expect(events.map((e) => e.duplicate)).toEqual([false, true]);
     expect(formatEvent(events[1]!)).toEndWith("(signatures ok, duplicate)");
+  });
+
+  test("two copies of one delivery at once: one is handled, the other waits for it and is the duplicate", async () => {
+    const events: ReceivedEvent[] = [];
+    const secret = generateSecret();
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const receiver = startReceiver({
+      secrets: [secret],
+      port: 0,
+      onEvent: async (e) => {
+        events.push(e);
+        if (!e.duplicate) await slow;
+      },
+    });
+    stops.push(() => receiver.stop());
+    const send = () =>
+      fetch(receiver.url, { method: "POST", headers: signedHeaders({ secret, deliveryId: "dlv_twice", event: "price.updated", body, version: "1.0.0" }), body });
+    const both = Promise.all([send(), send()]);
+    await eventually(() => events.length === 1);
+    release();
+    expect((await both).map((r) => r.status)).toEqual([204, 204]);
+    expect(events.map((e) => e.duplicate)).toEqual([false, true]);
   });
 
   test("stale deliveries are 401; the clock is injectable", async () => {

@@ -1,7 +1,7 @@
 /**
  * The Prometheus text exposition format (version 0.0.4), for the few metric families feedbase keeps.
- * Series are found by one string key made of their label values, so recording a request is a Map
- * lookup and an addition; label sets are fixed by the caller (route templates, not names), which keeps
+ * `series(labelValues)` returns a handle the caller keeps, so recording on a hot path is an addition
+ * with nothing allocated; label sets are fixed by the caller (route templates, not names), which keeps
  * the number of series bounded.
  */
 
@@ -29,26 +29,45 @@ function num(value: number): string {
  * @example const c = new Counter("feedbase_x_total", "Things.", ["kind"]); c.inc(["a"]); c.render()
  */
 export class Counter {
-  private readonly series = new Map<string, { labels: string; value: number }>();
+  private readonly all = new Map<string, { labels: string; value: number }>();
 
   constructor(readonly name: string, readonly help: string, readonly labelNames: readonly string[] = []) {}
 
-  inc(values: readonly string[] = [], by = 1): void {
+  /** The series of these label values (made at 0 the first time, so rate() and alerts see it from the start). */
+  series(values: readonly string[] = []): { value: number } {
     const key = values.join("\u0000");
-    let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = { labels: labelText(this.labelNames, values), value: 0 }));
-    s.value += by;
+    let s = this.all.get(key);
+    if (!s) this.all.set(key, (s = { labels: labelText(this.labelNames, values), value: 0 }));
+    return s;
   }
 
-  /** Show a label set at 0 before anything happened, so rate() and alerts see it from the start. */
-  declare(values: readonly string[]): void {
-    this.inc(values, 0);
+  inc(values: readonly string[] = [], by = 1): void {
+    this.series(values).value += by;
   }
 
   render(): string {
     let out = header(this.name, this.help, "counter");
-    for (const s of this.series.values()) out += `${this.name}${s.labels} ${num(s.value)}\n`;
+    for (const s of this.all.values()) out += `${this.name}${s.labels} ${num(s.value)}\n`;
     return out;
+  }
+}
+
+/** One label set of a histogram: counts per bucket (not cumulative; render adds them up). */
+export class HistogramSeries {
+  readonly counts: Float64Array;
+  sum = 0;
+  count = 0;
+
+  constructor(readonly labels: readonly string[], private readonly bounds: readonly number[]) {
+    this.counts = new Float64Array(bounds.length);
+  }
+
+  observe(value: number): void {
+    let i = 0;
+    while (i < this.bounds.length && value > this.bounds[i]!) i++;
+    if (i < this.bounds.length) this.counts[i]!++;
+    this.sum += value;
+    this.count++;
   }
 }
 
@@ -57,26 +76,25 @@ export class Counter {
  * @example const h = new Histogram("feedbase_x_seconds", "Time.", [0.001, 0.01], ["route"]); h.observe(["/v1/health"], 0.0004)
  */
 export class Histogram {
-  private readonly series = new Map<string, { labels: readonly string[]; counts: Float64Array; sum: number; count: number }>();
+  private readonly all = new Map<string, HistogramSeries>();
 
   constructor(readonly name: string, readonly help: string, readonly bounds: readonly number[], readonly labelNames: readonly string[] = []) {}
 
-  observe(values: readonly string[], value: number): void {
+  series(values: readonly string[] = []): HistogramSeries {
     const key = values.join("\u0000");
-    let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = { labels: [...values], counts: new Float64Array(this.bounds.length), sum: 0, count: 0 }));
-    // Counts per bucket (not cumulative) here; render adds them up.
-    let i = 0;
-    while (i < this.bounds.length && value > this.bounds[i]!) i++;
-    if (i < this.bounds.length) s.counts[i]!++;
-    s.sum += value;
-    s.count++;
+    let s = this.all.get(key);
+    if (!s) this.all.set(key, (s = new HistogramSeries([...values], this.bounds)));
+    return s;
+  }
+
+  observe(values: readonly string[], value: number): void {
+    this.series(values).observe(value);
   }
 
   render(): string {
     let out = header(this.name, this.help, "histogram");
     const names = [...this.labelNames, "le"];
-    for (const s of this.series.values()) {
+    for (const s of this.all.values()) {
       let cumulative = 0;
       this.bounds.forEach((bound, i) => {
         cumulative += s.counts[i]!;

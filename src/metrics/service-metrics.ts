@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import type { Clock } from "../domain/time.ts";
 import { pendingByWebhook } from "../store/deliveries.ts";
 import { VERSION } from "../version.ts";
-import { Counter, gauge, Histogram } from "./registry.ts";
+import { Counter, gauge, Histogram, type HistogramSeries } from "./registry.ts";
 
 /** Seconds: a cached read answers in tens of microseconds, a durable write in milliseconds. */
 const LATENCY_BOUNDS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -41,18 +41,28 @@ export class ServiceMetrics {
     "Webhook delivery attempts by outcome: delivered, retry (failed, another attempt scheduled), failed (no attempts left), unrecorded (the outcome could not be written).",
     ["outcome"],
   );
-  private readonly batches = new Histogram("feedbase_group_commit_batch_size", "Writes (API changes and delivery outcomes) that shared one durable commit.", BATCH_BOUNDS);
+  private readonly batchSizes = new Histogram("feedbase_group_commit_batch_size", "Writes (API changes and delivery outcomes) that shared one durable commit.", BATCH_BOUNDS);
+  private readonly batches = this.batchSizes.series();
+  /** Each route's series, found without building a key: a request allocates nothing once its series exist. */
+  private readonly byRoute = new Map<string, { latency: HistogramSeries; answers: Map<string, Map<number, { value: number }>> }>();
 
   constructor(private readonly sources: MetricsSources) {
-    this.refusals.declare([]);
-    for (const outcome of DELIVERY_OUTCOMES) this.deliveries.declare([outcome]);
+    this.refusals.series();
+    for (const outcome of DELIVERY_OUTCOMES) this.deliveries.series([outcome]);
   }
 
   /** One answered request; `route` is the route's template, or null when no route matched. */
   request(route: string | null, method: string, status: number, seconds: number): void {
     const template = route ?? "unmatched";
-    this.requests.inc([template, METHODS.has(method) ? method : "other", String(status)]);
-    this.latency.observe([template], seconds);
+    let r = this.byRoute.get(template);
+    if (!r) this.byRoute.set(template, (r = { latency: this.latency.series([template]), answers: new Map() }));
+    const m = METHODS.has(method) ? method : "other";
+    let byStatus = r.answers.get(m);
+    if (!byStatus) r.answers.set(m, (byStatus = new Map()));
+    let answered = byStatus.get(status);
+    if (!answered) byStatus.set(status, (answered = this.requests.series([template, m, String(status)])));
+    answered.value++;
+    r.latency.observe(seconds);
   }
 
   rateLimited(): void {
@@ -64,7 +74,7 @@ export class ServiceMetrics {
   }
 
   commit(writes: number): void {
-    this.batches.observe([], writes);
+    this.batches.observe(writes);
   }
 
   /** The whole exposition; gauges are read now. */
@@ -79,7 +89,7 @@ export class ServiceMetrics {
       this.latency.render(),
       this.refusals.render(),
       this.deliveries.render(),
-      this.batches.render(),
+      this.batchSizes.render(),
       gauge("feedbase_webhook_pending_deliveries", "Deliveries waiting to be sent, by webhook.", ["webhook"], pending.map((p) => [[p.webhookId], p.pending])),
       gauge(
         "feedbase_webhook_oldest_pending_age_seconds",

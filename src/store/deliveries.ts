@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import { newDeliveryId } from "../domain/ids.ts";
 import { recordAttempt } from "./attempts.ts";
-import { OPT_IN_EVENTS, type EventType } from "./events.ts";
+import { OPT_IN_EVENTS, type EventType } from "../domain/events.ts";
 import { requireTransaction } from "./transaction.ts";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";

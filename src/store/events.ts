@@ -1,41 +1,6 @@
 import type { Database } from "bun:sqlite";
+import type { EventType, NewEvent } from "../domain/events.ts";
 import { fanOut } from "./deliveries.ts";
-
-export type EventType = "price.updated" | "ingredient.added" | "formula.cost_changed";
-
-/** Events a webhook receives only when it names them: one added without `--events` keeps the v1 pair. */
-export const OPT_IN_EVENTS: readonly EventType[] = ["formula.cost_changed"];
-
-export interface PriceUpdatedPayload {
-  ingredient: string;
-  old_price: number;
-  new_price: number;
-  timestamp: string;
-}
-export interface IngredientAddedPayload {
-  ingredient: string;
-  category: string;
-  price: number;
-  timestamp: string;
-}
-
-/** Opt-in: the formulas whose cost at current prices a price change moved (ordered by id). */
-export interface FormulaCostChangedPayload {
-  ingredient: string;
-  old_price: number;
-  new_price: number;
-  formulas: { id: string; name: string; old_cost: number; new_cost: number }[];
-  timestamp: string;
-}
-
-export interface NewEvent {
-  workspaceId: number;
-  type: EventType;
-  ingredient: string;
-  payload: PriceUpdatedPayload | IngredientAddedPayload | FormulaCostChangedPayload;
-  keyId: string | null;
-  now: string;
-}
 
 /**
  * Append an event to the outbox and make its deliveries (one per enabled, subscribed webhook). Call it

@@ -12,7 +12,8 @@ import { readIngredientFile, type FileFormat, type IngredientRow } from "../doma
 import { newFormulaId } from "../domain/ids.ts";
 import type { FormulaDetail } from "../schemas/formulas.ts";
 import { formulaExists, saveFormula } from "./formulas.ts";
-import { findIngredient, insertIngredient } from "./ingredients.ts";
+import { insertIngredient } from "./ingredient-changes.ts";
+import { findIngredient } from "./ingredients.ts";
 import { recordChange, type PriceSource } from "./price-history.ts";
 import { requireTransaction } from "./transaction.ts";
 

@@ -2,10 +2,8 @@ import type { Database } from "bun:sqlite";
 import { requireTransaction } from "./transaction.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { newWebhookId } from "../domain/ids.ts";
-import type { EventType } from "./events.ts";
+import type { EventType } from "../domain/events.ts";
 
-/** Every event a webhook can subscribe to, in the order help text lists them. */
-export const EVENT_TYPES: readonly EventType[] = ["price.updated", "ingredient.added", "formula.cost_changed"];
 
 export interface NewWebhook {
   workspaceId: number;

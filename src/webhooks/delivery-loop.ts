@@ -16,13 +16,12 @@ import {
   pruneDelivered,
   webhooksWithDueDeliveries,
   type AttemptOutcome,
-  type DeliveryStatus,
   type DueDelivery,
 } from "../store/deliveries.ts";
 import { setWebhookEnabled } from "../store/webhooks.ts";
 import type { WriteQueue } from "../store/write-queue.ts";
 import { VERSION } from "../version.ts";
-import { DEFAULT_RETRY_SCHEDULE, retryAfterMs, retryDelayMs } from "./retry.ts";
+import { attemptVerdict, DEFAULT_RETRY_SCHEDULE } from "./retry.ts";
 import { postSigned, type PostAnswer } from "./post.ts";
 import { signedHeaders } from "./sign.ts";
 
@@ -99,11 +98,7 @@ const DAY_MS = 86_400_000;
  * Start delivering: looks at once (deliveries left pending by a previous run go first), then
  * whenever woken and at least every `pollMs`.
  *
- * @example
- * const writes = new WriteQueue(db);
- * const loop = startDeliveryLoop({ db, writes, logger, clock }); // wake it after commits that record events
- * // on shutdown
- * await loop.stop();
+ * @example const loop = startDeliveryLoop({ db, writes, logger, clock }); // wake it after commits that record events; await loop.stop() at shutdown
  */
 export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   const { db, writes, logger } = options;
@@ -258,20 +253,8 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     const number = delivery.attempts + 1;
     const nowMs = clock();
     const now = isoTime(nowMs);
-    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
-    let status: DeliveryStatus = "delivered";
-    let nextAttemptAt = nowMs;
-    if (!ok) {
-      const scheduled = retryDelayMs(number, tuning.retrySchedule);
-      // The receiver's Retry-After replaces the schedule's interval (not the count: the attempt counts).
-      const asked = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.retryAfter, nowMs) : null;
-      if (scheduled === null) status = "failed";
-      else {
-        status = "pending";
-        nextAttemptAt = nowMs + (asked ?? scheduled);
-      }
-    }
-    const gone = answer.status === 410;
+    const { status, nextAttemptAt, disable: gone } = attemptVerdict(answer, number, tuning.retrySchedule, nowMs);
+    const ok = status === "delivered";
     const outcome = { id: delivery.id, attemptsBefore: delivery.attempts, status, nextAttemptAt, lastStatus: answer.status, lastError: answer.error, now, startedAt, ms };
     const recorded = await persist(outcome, gone ? delivery.webhookId : null);
     if (abandoned) return;

@@ -3,7 +3,7 @@
  * (`feedbase receive`) and for tests. It verifies with the same code feedbase signs with, so a
  * delivery it accepts is one any careful receiver would accept.
  */
-import { verifyDelivery, type VerifyResult } from "./sign.ts";
+import { verifyDelivery, type VerifyResult } from "./verify.ts";
 
 /** One verified delivery as handed to `onEvent`. */
 export interface ReceivedEvent {
@@ -97,6 +97,8 @@ function errorResponse(status: number, message: string, headers?: Record<string,
 export function startReceiver(options: ReceiverOptions): RunningReceiver {
   const clock = options.clock ?? Date.now;
   const seen = new Set<string>();
+  /** Deliveries whose handler is running: a second copy waits for the first, then is a duplicate of it. */
+  const handling = new Map<string, Promise<unknown>>();
 
   /** The answer to one request: 204, or an error status with its reason. */
   interface Verdict {
@@ -153,6 +155,9 @@ export function startReceiver(options: ReceiverOptions): RunningReceiver {
 
     // verifyDelivery guarantees these headers exist.
     const deliveryId = req.headers.get("webhook-id") ?? "";
+    // Two copies of one delivery at once (a retry racing a slow first attempt): one is handled, the other
+    // waits and is then the duplicate. No await between the check and the claim below.
+    for (let earlier = handling.get(deliveryId); earlier; earlier = handling.get(deliveryId)) await earlier.catch(() => {});
     const duplicate = seen.has(deliveryId);
     const received: ReceivedEvent = {
       deliveryId,
@@ -163,11 +168,15 @@ export function startReceiver(options: ReceiverOptions): RunningReceiver {
       receivedAt: new Date(nowMs).toISOString(),
       duplicate,
     };
+    const handled = (async () => options.onEvent?.(received))();
+    if (!duplicate) handling.set(deliveryId, handled);
     try {
-      await options.onEvent?.(received);
+      await handled;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return reject(req, 500, `Event handler failed: ${message}`, deliveryId);
+    } finally {
+      if (handling.get(deliveryId) === handled) handling.delete(deliveryId);
     }
     // Remembered only once handled, so a delivery whose handler failed is not called a duplicate.
     if (!duplicate) {

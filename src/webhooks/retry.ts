@@ -68,3 +68,33 @@ export function retryAfterMs(header: string | null, nowMs: number): number | nul
   }
   return Math.min(ms, RETRY_AFTER_CAP_MS);
 }
+
+/** What an attempt's answer means for its delivery. */
+export interface AttemptVerdict {
+  status: "delivered" | "pending" | "failed";
+  /** When pending: the next attempt's time (epoch ms); otherwise `nowMs`. */
+  nextAttemptAt: number;
+  /** The receiver answered 410 Gone: its webhook is disabled. */
+  disable: boolean;
+}
+
+/**
+ * The outcome rules of one attempt (docs/decisions.md#webhooks): any 2xx is delivered; otherwise the
+ * next attempt follows the schedule, at the receiver's `Retry-After` on a 429 or 503 (the attempt
+ * still counts), or the delivery is `failed` once the schedule is used up; a 410 also disables the webhook.
+ * @example attemptVerdict({ status: 503, retryAfter: "120" }, 1, DEFAULT_RETRY_SCHEDULE, now) // { status: "pending", nextAttemptAt: now + 120000, disable: false }
+ */
+export function attemptVerdict(
+  answer: { status: number | null; retryAfter: string | null },
+  attempt: number,
+  schedule: readonly number[],
+  nowMs: number,
+  random: () => number = Math.random,
+): AttemptVerdict {
+  const disable = answer.status === 410;
+  if (answer.status !== null && answer.status >= 200 && answer.status < 300) return { status: "delivered", nextAttemptAt: nowMs, disable };
+  const scheduled = retryDelayMs(attempt, schedule, random);
+  if (scheduled === null) return { status: "failed", nextAttemptAt: nowMs, disable };
+  const asked = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.retryAfter, nowMs) : null;
+  return { status: "pending", nextAttemptAt: nowMs + (asked ?? scheduled), disable };
+}

@@ -1,0 +1,104 @@
+/**
+ * Changes to ingredients, each inside its owner's transaction with what it causes (price history,
+ * events); the reads are in ingredients.ts.
+ */
+import type { Database } from "bun:sqlite";
+import { ConflictError } from "../domain/errors.ts";
+import type { CreateIngredient } from "../schemas/ingredients.ts";
+import { formulasMovedBy } from "./costs.ts";
+import { hasSubscriber } from "./deliveries.ts";
+import { recordEvent } from "./events.ts";
+import { formulasUsing } from "./formulas.ts";
+import { findIngredient, requireIngredient, type IngredientDetail } from "./ingredients.ts";
+import { recordChange, recordPrice, type PriceSource } from "./price-history.ts";
+import { requireTransaction } from "./transaction.ts";
+
+export interface Actor {
+  workspaceId: number;
+  keyId: string | null;
+  now: string;
+}
+
+/**
+ * Create an ingredient, its first price-history entry and its `ingredient.added` event, inside the
+ * caller's transaction.
+ * @example createIngredient(db, { workspaceId: 1, keyId, now }, { name: "Maize", category: "Cereals", price: 215, inStock: true, nutrients: {} })
+ */
+export function createIngredient(db: Database, actor: Actor, input: CreateIngredient): IngredientDetail {
+  requireTransaction(db, "createIngredient");
+  if (findIngredient(db, actor.workspaceId, input.name)) throw new ConflictError(`Ingredient already exists: ${input.name}`);
+  insertIngredient(db, actor.workspaceId, input, "api", actor.now);
+  recordEvent(db, {
+    workspaceId: actor.workspaceId,
+    type: "ingredient.added",
+    ingredient: input.name,
+    payload: { ingredient: input.name, category: input.category, price: input.price, timestamp: actor.now },
+    keyId: actor.keyId,
+    now: actor.now,
+  });
+  return requireIngredient(db, actor.workspaceId, input.name);
+}
+
+/**
+ * Insert with its first price-history entry (at `now`, its updatedAt) and no event (imports fire
+ * none). Call inside a transaction.
+ */
+export function insertIngredient(db: Database, workspaceId: number, input: CreateIngredient, source: PriceSource, now: string, createdAt = now): void {
+  db.query(
+    `INSERT INTO ingredients (workspace_id, name, category, price, in_stock, nutrients, nutrient_count, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(workspaceId, input.name, input.category, input.price, input.inStock ? 1 : 0, JSON.stringify(input.nutrients), Object.keys(input.nutrients).length, createdAt, now);
+  recordPrice(db, workspaceId, input.name, { price: input.price, inStock: input.inStock, at: now, source });
+}
+
+/**
+ * Set a price (and optionally the stock flag), inside the caller's transaction with what it causes: a history
+ * entry unless price and stock are both repeated; when the price changes, `price.updated` and, if
+ * the current cost of a saved formula moves and a webhook asked for it, `formula.cost_changed` (the
+ * same ingredient, so one order per webhook covers both).
+ * @example updatePrice(db, actor, "Maize", { price: 219, inStock: true })
+ */
+export function updatePrice(db: Database, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): IngredientDetail {
+  requireTransaction(db, "updatePrice");
+  const before = requireIngredient(db, actor.workspaceId, name);
+  const after = { price: change.price, inStock: change.inStock ?? before.inStock };
+  db.query("UPDATE ingredients SET price = ?, in_stock = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
+    after.price,
+    after.inStock ? 1 : 0,
+    actor.now,
+    actor.workspaceId,
+    name,
+  );
+  recordChange(db, actor.workspaceId, name, before, after, actor.now, "api");
+  if (change.price !== before.price) {
+    const event = { workspaceId: actor.workspaceId, ingredient: name, keyId: actor.keyId, now: actor.now };
+    const prices = { ingredient: name, old_price: before.price, new_price: change.price };
+    recordEvent(db, { ...event, type: "price.updated", payload: { ...prices, timestamp: actor.now } });
+    // Opt-in and costly (a third of a PUT): recorded only when a webhook can receive it (docs/decisions.md#price-history-and-formula-costs).
+    if (hasSubscriber(db, actor.workspaceId, "formula.cost_changed")) {
+      const formulas = formulasMovedBy(db, actor.workspaceId, name, before.price);
+      if (formulas.length > 0) recordEvent(db, { ...event, type: "formula.cost_changed", payload: { ...prices, formulas, timestamp: actor.now } });
+    }
+  }
+  // What a re-read would return, without reading the nutrients again.
+  return { ...before, ...after, updatedAt: actor.now };
+}
+
+/**
+ * Delete an ingredient (admin clean-up; no event, the API has no delete). Refused while a saved
+ * formula uses it, naming the formulas, since their figures would then point at nothing.
+ * @example deleteIngredient(db, 1, "Maize") // ConflictError("Ingredient Maize is used by 2 formulas: broiler-starter, layer-phase-1 ...")
+ */
+export function deleteIngredient(db: Database, workspaceId: number, name: string): void {
+  requireTransaction(db, "deleteIngredient");
+  requireIngredient(db, workspaceId, name);
+  const users = formulasUsing(db, workspaceId, name);
+  if (users.length > 0) {
+    throw new ConflictError(
+      `Ingredient ${name} is used by ${users.length} formula${users.length === 1 ? "" : "s"}: ${users.join(", ")} (delete or re-import them first)`,
+    );
+  }
+  // Its price history goes with the record (no foreign key: see migration 7).
+  db.query("DELETE FROM price_history WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ? AND name = ?)").run(workspaceId, name);
+  db.query("DELETE FROM ingredients WHERE workspace_id = ? AND name = ?").run(workspaceId, name);
+}

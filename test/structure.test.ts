@@ -1,0 +1,53 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { ROOT } from "./helpers/harness.ts";
+
+/** Every TypeScript file of the program (src/ and cli/). */
+const files = [...new Bun.Glob("{src,cli}/**/*.ts").scanSync({ cwd: ROOT })].map((f) => join(ROOT, f));
+
+/** The project files a file imports (`import`, `import type`, `export … from`, `import()`), resolved. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"|import\("(\.[^"]+)"\)/g)].map((m) => m[1] ?? m[2]!);
+  return specifiers.filter((s) => s.endsWith(".ts")).map((s) => resolve(dirname(file), s));
+}
+
+/** Each import cycle once, as the files along it. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === "open") found.push(path.slice(path.indexOf(next)).map((f) => relative(ROOT, f)));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
+describe("structure", () => {
+  test("no import loop among src/ and cli/, type-only imports included", () => {
+    const graph = new Map(files.map((f) => [f, importsOf(f)]));
+    expect([...graph.values()].flat().length).toBeGreaterThan(200);
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  test("the cycle finder finds a loop", () => {
+    expect(cycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]))).toEqual([["a", "b", "c"].map((f) => relative(ROOT, f))]);
+  });
+
+  test("no file in src/ is over 300 lines", () => {
+    const long = files
+      .filter((f) => relative(ROOT, f).startsWith("src/"))
+      .map((f) => ({ file: relative(ROOT, f), lines: readFileSync(f, "utf8").split("\n").length }))
+      .filter((f) => f.lines > 300);
+    expect(long).toEqual([]);
+  });
+});
