@@ -138,7 +138,7 @@ describe(`bad input (seed ${SEED}, ${COUNT} requests)`, () => {
             const sent = new URL(t.url + c.path);
             const res = await t.service.fetch(new Request(sent.href, { method: c.method, headers: c.headers, ...(c.body !== undefined ? { body: c.body } : {}) }));
             status = res.status;
-            checkContract(c.method, sent.pathname + sent.search, status, await res.text());
+            checkContract(c.method, sent.pathname + sent.search, status, await res.text(), res.headers.get("etag"));
           }
         } catch (error) {
           failures.push(`#${index} ${c.method} ${c.path.slice(0, 80)}: ${String(error)}`);

@@ -127,6 +127,6 @@ describe("GET /v1/events", () => {
 
   test("it is in the OpenAPI document", async () => {
     const doc = (await (await t.request("GET", "/v1/openapi.json", { key: read })).json()) as { paths: Record<string, { get: { parameters: { name: string }[] } }> };
-    expect(doc.paths["/v1/events"]!.get.parameters.map((p) => p.name)).toEqual(["after", "limit"]);
+    expect(doc.paths["/v1/events"]!.get.parameters.map((p) => p.name)).toEqual(["after", "limit", "If-None-Match"]);
   });
 });

@@ -53,7 +53,7 @@ describe("OpenAPI document", () => {
     for (const route of routes) {
       const where = `${route.method} ${route.path}`;
       const listed = Object.keys(doc.paths[route.path.replace(/:([a-zA-Z]+)/g, "{$1}")][route.method.toLowerCase()].responses).map(Number);
-      expect({ where, listed }).toEqual({ where, listed: [route.response.status, ...documentedErrors(route)].sort((a, b) => a - b) });
+      expect({ where, listed }).toEqual({ where, listed: [route.response.status, ...(route.etag ? [304] : []), ...documentedErrors(route)].sort((a, b) => a - b) });
       // What the router answers before the handler runs: a bad escape in a parameter, a bad body, a read key on a write.
       const implied = [
         ...(route.path.includes(":") ? [400] : []),
@@ -71,7 +71,12 @@ describe("OpenAPI document", () => {
     expect(() => checkContract("GET", "/v1/prices", 201, JSON.stringify({ status: "ok", data: [], count: 0 }))).toThrow(/says 200/);
     expect(() => checkContract("GET", "/v1/formulas", 404, "{}")).toThrow(/documented errors/);
     expect(() => checkContract("PUT", "/v1/prices/Maize", 404, "{}")).not.toThrow();
-    expect(() => checkContract("HEAD", "/v1/prices", 200, "")).not.toThrow();
+    expect(() => checkContract("HEAD", "/v1/prices", 200, "", '"tag"')).not.toThrow();
+    // ETag and 304 only where the route declares etag, and always there.
+    expect(() => checkContract("GET", "/v1/prices", 200, JSON.stringify({ status: "ok", data: [], count: 0 }))).toThrow(/no ETag/);
+    expect(() => checkContract("GET", "/v1/health", 200, JSON.stringify({ status: "ok", version: "1.0.0", timestamp: "t" }), '"tag"')).toThrow(/does not declare etag/);
+    expect(() => checkContract("GET", "/v1/prices", 304, "", '"tag"')).not.toThrow();
+    expect(() => checkContract("GET", "/v1/health", 304, "")).toThrow(/only a route with etag/);
   });
 
   test("every $ref points at something in the document", async () => {

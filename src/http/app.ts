@@ -4,7 +4,7 @@ import type { KeyAuth } from "../store/keys.ts";
 import type { Backend } from "../store/backend.ts";
 import { authenticate } from "./auth.ts";
 import { ReadCache } from "./read-cache.ts";
-import { errorBody, jsonReply, PreparedBody, type Reply } from "./envelope.ts";
+import { errorBody, jsonReply, noneMatch, PreparedBody, type Reply } from "./envelope.ts";
 import { HttpError, toHttpError } from "./errors.ts";
 import { dispatch, Router } from "./router.ts";
 import { accessOf, type RequestContext, type Route } from "./route.ts";
@@ -65,22 +65,55 @@ export function createFetch(options: FetchDeps): (req: Request) => Response | Pr
     route: string | null;
   }
 
-  /** Everything up to the handler; synchronous where the handler is, so GETs need no promise. */
+  /**
+   * Everything up to the handler; synchronous where the handler is, so GETs need no promise. A
+   * conditional GET is answered before it is counted: when the key has room, the handler runs first
+   * and a 304 leaves the window untouched; any other answer is counted then, and refused if the window
+   * filled meanwhile (docs/decisions.md#http).
+   */
   function handle(req: Request, path: string, query: string, caller: Caller): Reply | Promise<Reply> {
     const now = clock();
     const generation = version.current();
-    let key: KeyAuth | null = null;
-    if (path === "/v1" || path.startsWith("/v1/")) {
-      key = authenticate(options.findKey, req.headers.get("x-api-key"), keys, generation);
-      caller.key = key;
-      const decision = options.limiter.check(key.id, key.rateLimit);
-      caller.limitHeaders = rateLimitHeaders(decision, now);
-      if (!decision.allowed) {
-        caller.refusedLimit = decision.limit;
-        recorder?.rateLimited();
-        throw new HttpError(401, "Rate limit exceeded", { "Retry-After": String(Math.max(1, decision.resetSeconds)) });
-      }
+    if (path !== "/v1" && !path.startsWith("/v1/")) return route(req, path, query, caller, null, now, generation, null);
+    const key = authenticate(options.findKey, req.headers.get("x-api-key"), keys, generation);
+    caller.key = key;
+    const ifNoneMatch = req.method === "GET" || req.method === "HEAD" ? req.headers.get("if-none-match") : null;
+    const room = ifNoneMatch === null ? null : options.limiter.check(key.id, key.rateLimit, false);
+    if (room === null || !room.allowed) {
+      count(key, now, caller);
+      return route(req, path, query, caller, key, now, generation, null);
     }
+    const settle = (reply: Reply): Reply => {
+      if (reply.status === 304) caller.limitHeaders = rateLimitHeaders(room, now);
+      else count(key, now, caller);
+      return reply;
+    };
+    const refused = (error: unknown): never => {
+      count(key, now, caller);
+      throw error;
+    };
+    let outcome: Reply | Promise<Reply>;
+    try {
+      outcome = route(req, path, query, caller, key, now, generation, ifNoneMatch);
+    } catch (error) {
+      return refused(error);
+    }
+    return outcome instanceof Promise ? outcome.then(settle, refused) : settle(outcome);
+  }
+
+  /** Count one request against the key's window; over the limit it is refused (401). */
+  function count(key: KeyAuth, now: number, caller: Caller): void {
+    const decision = options.limiter.check(key.id, key.rateLimit);
+    caller.limitHeaders = rateLimitHeaders(decision, now);
+    if (!decision.allowed) {
+      caller.refusedLimit = decision.limit;
+      recorder?.rateLimited();
+      throw new HttpError(401, "Rate limit exceeded", { "Retry-After": String(Math.max(1, decision.resetSeconds)) });
+    }
+  }
+
+  /** Route and method, permission, then the handler. */
+  function route(req: Request, path: string, query: string, caller: Caller, key: KeyAuth | null, now: number, generation: number, ifNoneMatch: string | null): Reply | Promise<Reply> {
     const match = router.match(req.method, path);
     if (match.kind === "none") throw new HttpError(404, "Not found");
     caller.quiet = match.quiet;
@@ -88,6 +121,7 @@ export function createFetch(options: FetchDeps): (req: Request) => Response | Pr
     if (match.kind === "method") throw new HttpError(405, "Method not allowed", { Allow: match.allow });
     if (accessOf(match.route.route) === "write" && !key!.canWrite) throw new HttpError(403, "Write permission required");
     const timestamp = timestampOf(now);
+    const etag = match.route.route.etag === true;
     const ctx = {
       req,
       key,
@@ -96,16 +130,29 @@ export function createFetch(options: FetchDeps): (req: Request) => Response | Pr
       rawQuery: query,
       read: backend.read,
       write: backend.write,
-      cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined),
+      cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined, etag, ifNoneMatch),
       readiness: options.readiness,
       metrics: endpoint,
     } as RequestContext;
     return dispatch(match.route, ctx, match.params, query);
   }
 
-  /** A 200 from a kept body, or from one built now and kept for this generation. */
-  function cachedReply(generation: number, key: string, build: () => string | Promise<string>, timestamp: string | undefined): Reply | Promise<Reply> {
-    const reply = (body: PreparedBody): Reply => jsonReply(200, timestamp === undefined ? body.untimed() : body.at(timestamp));
+  /**
+   * A 200 from a kept body, or from one built now and kept for this generation; on a route with
+   * `etag`, with its ETag, or a 304 when `If-None-Match` names it.
+   */
+  function cachedReply(
+    generation: number,
+    key: string,
+    build: () => string | Promise<string>,
+    timestamp: string | undefined,
+    etag: boolean,
+    ifNoneMatch: string | null,
+  ): Reply | Promise<Reply> {
+    const reply = (body: PreparedBody): Reply => {
+      if (etag && ifNoneMatch !== null && noneMatch(ifNoneMatch, body.etag)) return { status: 304, body: null, headers: body.etagHeader };
+      return jsonReply(200, timestamp === undefined ? body.untimed() : body.at(timestamp), etag ? body.etagHeader : undefined);
+    };
     const kept = bodies.peek(generation, key);
     if (kept) return reply(kept);
     const open = build();
@@ -122,7 +169,8 @@ export function createFetch(options: FetchDeps): (req: Request) => Response | Pr
 
   /** One Response with every header at once: setting headers one by one afterwards costs more than the body. */
   function finish(reply: Reply, req: Request, path: string, requestId: string, caller: Caller, started: number): Response {
-    const headers: Record<string, string> = { "Content-Type": "application/json", "X-Request-Id": requestId };
+    // A 304 has no body, so no type: its headers are those of the 200 it stands for.
+    const headers: Record<string, string> = reply.status === 304 ? { "X-Request-Id": requestId } : { "Content-Type": "application/json", "X-Request-Id": requestId };
     if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
     if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
     if (!caller.quiet && (accessLog || caller.refusedLimit !== null)) {

@@ -21,7 +21,8 @@ const REQUEST_TIME_JSON = JSON.stringify(REQUEST_TIME);
 /** What a handler answers; the server turns it into one Response with the request's own headers. */
 export interface Reply {
   status: number;
-  body: string | Uint8Array | Blob;
+  /** null: no body (a 304). */
+  body: string | Uint8Array | Blob | null;
   headers?: Record<string, string>;
 }
 
@@ -64,9 +65,18 @@ export class PreparedBody {
   private untimedBlob: Blob | null = null;
   private stampedAt = "";
   private stamped: Blob | null = null;
+  /**
+   * A strong validator of the body without its timestamp (and request time): the same data gives the
+   * same tag in every generation, so a write elsewhere does not break a client's 304s. Hashed once, here.
+   */
+  readonly etag: string;
+  /** `{ ETag }`, made once for every reply that carries it. */
+  readonly etagHeader: Record<string, string>;
 
   constructor(open: string) {
     this.opening = new Blob([open]);
+    this.etag = `"${new Bun.CryptoHasher("sha256").update(open).digest("base64url")}"`;
+    this.etagHeader = { ETag: this.etag };
     const slot = open.indexOf(REQUEST_TIME_JSON);
     if (slot !== -1) this.around = [new Blob([open.slice(0, slot)]), new Blob([open.slice(slot + REQUEST_TIME_JSON.length)])];
   }
@@ -110,4 +120,14 @@ export function errorBody(message: string, details?: Record<string, unknown>): s
  */
 export function healthBody(version: string, timestamp: string): string {
   return JSON.stringify({ status: "ok", version, timestamp });
+}
+
+/**
+ * Whether an `If-None-Match` value names this entity tag: `*`, or a comma-separated list of tags
+ * compared weakly (a `W/` prefix is ignored), as RFC 9110 has it for If-None-Match.
+ * @example noneMatch('W/"abc", "def"', '"def"') // true
+ */
+export function noneMatch(header: string, etag: string): boolean {
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }

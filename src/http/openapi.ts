@@ -42,6 +42,14 @@ const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Reset": { description: "Unix seconds when the window has room again.", schema: { type: "integer" } },
   "X-Request-Id": { description: "The caller's X-Request-Id (up to 64 printable characters) or a generated one.", schema: { type: "string" } },
 };
+const ETAG_HEADER = {
+  ETag: {
+    description: "A strong validator of the body without its `timestamp`: unchanged data, unchanged tag. Send it back in If-None-Match.",
+    schema: { type: "string" },
+  },
+};
+const IF_NONE_MATCH = "The ETag of the answer you hold (or several, comma-separated, or `*`): an unchanged answer is a 304 with no body, not counted against the key's rate limit.";
+const NOT_MODIFIED = "Not modified: If-None-Match names the current ETag. No body; not counted against the key's rate limit (the key needs room in its window, which this answer does not use).";
 const rateLimitRefs = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
 
 /** Turn a zod schema into JSON Schema with named parts hoisted into components (OpenAPI 3.1 is JSON Schema 2020-12). */
@@ -76,12 +84,15 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
       parameters.push({ name, in: "query", required: false, description, schema });
     }
     const ok = route.response;
+    const etag = route.etag ? { ETag: { $ref: "#/components/headers/ETag" } } : {};
+    if (route.etag) parameters.push({ name: "If-None-Match", in: "header", required: false, description: IF_NONE_MATCH, schema: { type: "string" } });
     const responses: Record<string, unknown> = {
       [ok.status]: {
         description: ok.description,
-        headers: { ...(open ? {} : rateLimitRefs), ...Object.fromEntries(Object.entries(ok.headers ?? {}).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) },
+        headers: { ...(open ? {} : rateLimitRefs), ...etag, ...Object.fromEntries(Object.entries(ok.headers ?? {}).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) },
         content: { [ok.contentType ?? "application/json"]: { schema: toSchema(ok.schema, "output") } },
       },
+      ...(route.etag ? { 304: { description: NOT_MODIFIED, headers: { ...rateLimitRefs, ...etag } } } : {}),
     };
     for (const status of documentedErrors(route)) {
       responses[status] = {
@@ -142,7 +153,7 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
     },
     components: {
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "`fbk_` + 40 characters, issued with `feedbase key create`." } },
-      headers: RATE_LIMIT_HEADERS,
+      headers: { ...RATE_LIMIT_HEADERS, ...ETAG_HEADER },
       schemas: components,
     },
   };

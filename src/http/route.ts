@@ -80,6 +80,11 @@ export interface RouteSpec<P extends string, Q extends QuerySchema | undefined, 
   access?: A;
   /** Not logged per request (probes polled every few seconds, like /healthz). */
   quiet?: boolean;
+  /**
+   * The GET answers through `ctx.cached`: its 200 carries a strong `ETag`, and an `If-None-Match` that
+   * names it is a 304, not counted against the key's limit (docs/decisions.md#http).
+   */
+  etag?: boolean;
   /** `/v1/ingredients/:name`: literal segments and `:param` segments. */
   path: P;
   summary: string;
@@ -105,6 +110,7 @@ export interface Route {
   method: Method;
   access?: Access;
   quiet?: boolean;
+  etag?: boolean;
   path: string;
   summary: string;
   description?: string;

@@ -100,12 +100,13 @@ export class SlidingWindowLimiter {
    * calls). Lowering a limit refuses until enough old requests leave the window; raising it takes
    * effect at once, because every accepted timestamp still in the window is kept.
    * @param limit a non-negative integer; 0 refuses everything.
+   * @param record false asks without counting: whether there is room now (a conditional GET answered 304 is free).
    * @throws RangeError if limit is not a non-negative integer (a caller bug, not a client error).
    * @example
    * const d = limiter.check("key_abc", 100);
    * // d = { allowed: true, limit: 100, remaining: 99, resetSeconds: 3600 } on a fresh key
    */
-  check(keyId: string, limit: number): LimitDecision {
+  check(keyId: string, limit: number, record = true): LimitDecision {
     if (!(limit >= 0) || !Number.isInteger(limit)) {
       throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
     }
@@ -133,7 +134,7 @@ export class SlidingWindowLimiter {
     }
 
     const allowed = count < limit;
-    if (allowed) {
+    if (allowed && record) {
       if (count === end - RING) {
         // count < limit here, so the capacity is below limit and the ring really grows.
         state = this.grow(keyId, state, head, count, limit);

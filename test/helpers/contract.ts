@@ -9,9 +9,10 @@ const router = new Router(routes);
  * Check one answer against the route table: a 2xx has the route's status and its body passes the
  * route's response schema; an error is one the route documents. The harness runs it on every answer
  * its `request` gets, so the whole suite checks the table against what the server really sends.
- * @example checkContract("GET", "/v1/prices?inStock=true", 200, await res.clone().text())
+ * A route's `etag` must match what it does: its 200s carry an ETag, and only such a route answers 304.
+ * @example checkContract("GET", "/v1/prices?inStock=true", 200, await res.clone().text(), res.headers.get("etag"))
  */
-export function checkContract(method: string, target: string, status: number, text: string): void {
+export function checkContract(method: string, target: string, status: number, text: string, etag: string | null = null): void {
   const path = target.split("?")[0]!;
   let match: ReturnType<Router["match"]>;
   try {
@@ -29,8 +30,15 @@ export function checkContract(method: string, target: string, status: number, te
     return;
   }
   const route = match.route.route;
+  if (status === 304) {
+    if (!route.etag) throw new Error(`${where}: only a route with etag answers 304`);
+    return;
+  }
   if (status < 300) {
     if (status !== route.response.status) throw new Error(`${where}: the route table says ${route.response.status}`);
+    if ((method === "GET" || method === "HEAD") && (etag !== null) !== (route.etag === true)) {
+      throw new Error(`${where}: ${etag === null ? "no ETag, though the route declares etag" : "an ETag, though the route does not declare etag"}`);
+    }
     if (method === "HEAD") return;
     const body = route.response.contentType === "text/plain" ? text : JSON.parse(text);
     const result = route.response.schema.safeParse(body);

@@ -10,6 +10,7 @@ import { defineRoute } from "../route.ts";
 export const eventRoutes = [
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/events",
     summary: "The workspace's events after a cursor, oldest first (catch up after an outage)",
     description:

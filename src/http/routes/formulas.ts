@@ -10,6 +10,7 @@ export const ID_PARAM = { id: "Formula id." };
 export const formulaRoutes = [
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/formulas",
     summary: "List saved formulas (summaries)",
     description: "Newest first (`createdAt` descending, then `id` by bytes). Read-only: formulas enter through `feedbase import formulas`. No pagination.",
@@ -25,6 +26,7 @@ export const formulaRoutes = [
   }),
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/formulas/:id",
     summary: "One formula: composition, achieved nutrients and constraints",
     description: "Amounts in kg (3 decimals), prices per ton, costs (2 decimals), `totalCost` from the unrounded costs, achieved nutrients (4 decimals); all frozen at import.",

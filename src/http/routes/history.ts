@@ -14,6 +14,7 @@ import { NAME_PARAM } from "./ingredients.ts";
 export const priceHistoryRoutes = [
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/prices/:name",
     summary: "An ingredient's price history",
     description: "Current price and stock, and every recorded change of either (API, import, demo), newest first; no timestamp, like the price list.",
@@ -35,6 +36,7 @@ export const priceHistoryRoutes = [
 export const costRoutes = [
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/formulas/:id/cost",
     summary: "A formula recosted at the prices of an instant",
     description: "The saved composition at the prices in effect at `at` (today's when absent; `at` then echoes the request's time), row by row against the saved prices.",
@@ -50,6 +52,7 @@ export const costRoutes = [
   }),
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/reports/cost-changes",
     summary: "Formulas whose cost moved, with the prices that moved them",
     description: "Every formula whose cost at current prices differs (at 2 decimals) from its cost at `since`, or from its saved totalCost when `since` is absent.",

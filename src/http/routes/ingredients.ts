@@ -30,6 +30,7 @@ const setPrice = (path: "/v1/ingredients/:name" | "/v1/prices/:name", summary: s
 export const ingredientRoutes = [
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/ingredients",
     summary: "List all ingredients of the workspace",
     description: "Ordered by name (case-insensitive, ties by bytes). `nutrients` is a count in this view. `pools` lists every category of the workspace whatever the filters. No pagination.",
@@ -59,6 +60,7 @@ export const ingredientRoutes = [
   }),
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/ingredients/:name",
     summary: "One ingredient with all nutrients",
     params: NAME_PARAM,
@@ -70,6 +72,7 @@ export const ingredientRoutes = [
   setPrice("/v1/ingredients/:name", "Update an ingredient's price and optionally its stock status (write permission)"),
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/prices",
     summary: "Simplified price and stock list",
     description:

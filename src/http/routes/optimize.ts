@@ -35,6 +35,7 @@ const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a
 export const optimizeRoutes = [
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/formulas/:id/optimize",
     summary: "The least-cost mix that meets the formula's limits, and how firm that answer is",
     description:
@@ -57,6 +58,7 @@ export const optimizeRoutes = [
   }),
   defineRoute({
     method: "GET",
+    etag: true,
     path: "/v1/reports/savings",
     summary: "The worklist: every formula optimized at today's prices and stock, by saving",
     description: "Each formula's saved composition and least-cost mix at today's prices and stock, ordered by saving per ton (descending), infeasible formulas last with a null optimizedCost and saving.",
