@@ -313,7 +313,7 @@ export function renderReport(r: BenchReport): string {
   line("## Cold start");
   line();
   line(
-    `Spawn to the first 200 on \`/v1/health\`, median of ${r.coldStart.runs}: feedbase ${ms(r.coldStart.ms)} ms, the bare server (compiled the same way) ` +
+    `Spawn to the first 200 on \`/v1/prices\`, median of ${r.coldStart.runs}: feedbase ${ms(r.coldStart.ms)} ms, the bare server (compiled the same way) ` +
       `${ms(r.coldStart.bareMs)} ms: **${times(r.coldStart.ms / r.coldStart.bareMs)}**.`,
   );
   line();

@@ -92,20 +92,20 @@ interface Running {
 }
 
 /** Start a server and wait for its first 200 on /v1/health. */
-async function startServer(cmd: string[], port: number, key: string, logFile: string): Promise<Running> {
+async function startServer(cmd: string[], port: number, key: string, logFile: string, path = "/v1/health"): Promise<Running> {
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const proc = Bun.spawn(cmd, { cwd: ROOT, stdout: "ignore", stderr: Bun.file(logFile), stdin: "ignore" });
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const status = await fetch(url + "/v1/health", { headers: { "X-API-Key": key } }).then(
+    const status = await fetch(url + path, { headers: { "X-API-Key": key } }).then(
       (r) => r.status,
       () => 0,
     );
     if (status === 200) return { proc, url, startMs: performance.now() - started };
     if (proc.exitCode !== null || Date.now() > deadline) {
       proc.kill("SIGKILL");
-      throw new Error(`${cmd[0]} did not answer 200 on /v1/health (last status ${status}); see ${logFile}`);
+      throw new Error(`${cmd[0]} did not answer 200 on ${path} (last status ${status}); see ${logFile}`);
     }
     await Bun.sleep(2);
   }
@@ -485,7 +485,7 @@ async function extraImport(tmp: string, notes: string[]) {
   return { rows: rows.length, bytes: statSync(csv).size, importMs, baselineMs: performance.now() - b0 };
 }
 
-/** Spawn to first 200 on /v1/health, median of 5, feedbase and the compiled bare server interleaved. */
+/** Spawn to first 200 on /v1/prices, median of 5, feedbase and the compiled bare server interleaved (bench/cold-start.ts alone). */
 async function extraColdStart(dataPath: string, key: string, bareExe: string, captured: string, tmp: string) {
   progress("cold start");
   const real: number[] = [];
@@ -495,7 +495,7 @@ async function extraColdStart(dataPath: string, key: string, bareExe: string, ca
       await idleWait(1000);
       const port = freePort();
       const cmd = side === "feedbase" ? [EXE, "serve", "--data", dataPath, "--port", String(port)] : [bareExe, captured, String(port)];
-      const server = await startServer(cmd, port, key, join(tmp, `cold-${side}.err`));
+      const server = await startServer(cmd, port, key, join(tmp, `cold-${side}.err`), "/v1/prices");
       (side === "feedbase" ? real : bare).push(server.startMs);
       await stopServer(server);
     }

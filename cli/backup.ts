@@ -3,7 +3,8 @@ import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { backupTo, checkBackup, pruneBackups, rotatedName } from "../src/store/backup.ts";
 import { DataFileError } from "../src/store/db.ts";
-import { CliFailure, UsageError, dataOption, intInRange, withExamples , withData } from "./common.ts";
+import { dataOption, intInRange, withExamples, withData } from "./common.ts";
+import { CliFailure, UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
 
 interface BackupOptions {

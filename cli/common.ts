@@ -1,15 +1,9 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Database } from "bun:sqlite";
-import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
 import { instant } from "../src/schemas/time.ts";
-import { DataFileError, isStorageFull, openDatabase } from "../src/store/db.ts";
+import { openDatabase } from "../src/store/db.ts";
 import { requireWorkspace, type Workspace } from "../src/store/workspaces.ts";
 import type { Io } from "./io.ts";
-
-/** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
-export class CliFailure extends Error {}
-/** Bad usage (a bad option value): one line on stderr, exit 2. */
-export class UsageError extends Error {}
 
 /**
  * `--data <file>` with env FEEDBASE_DATA and the default of docs/decisions.md#command-line; every data command takes it.
@@ -119,29 +113,6 @@ export function onOff(name: string): (value: string) => boolean {
     if (OFF.includes(word)) return false;
     throw new InvalidArgumentError(`${name} must be on or off (or yes/no, true/false, 1/0)`);
   };
-}
-
-/**
- * The one line and the exit code of a failed command (docs/decisions.md#command-line): bad usage is 2,
- * a refused action 1; an unexpected failure shows its stack, as a bug report needs it.
- * @example return reportFailure(error, io) // 1
- */
-export function reportFailure(error: unknown, io: Io): number {
-  const usage = error instanceof UsageError || error instanceof InvalidArgumentError;
-  const known =
-    usage ||
-    error instanceof CliFailure ||
-    error instanceof DataFileError ||
-    error instanceof NotFoundError ||
-    error instanceof ConflictError ||
-    error instanceof ValidationError;
-  const message = known
-    ? (error as Error).message
-    : isStorageFull(error)
-      ? "The data file's disk is full: nothing was written; free space and run the command again"
-      : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
-  io.err(`error: ${message}\n`);
-  return usage ? 2 : 1;
 }
 
 /**

@@ -11,7 +11,8 @@ import { requireFormula } from "../src/store/formulas.ts";
 import { importFormulas } from "../src/admin/imports.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { CliFailure, dataOption, printDocument, printRows, signed, withExamples , withData } from "./common.ts";
+import { dataOption, printDocument, printRows, signed, withExamples, withData } from "./common.ts";
+import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
 import { warnUnmetLimits } from "./import.ts";
 

@@ -8,7 +8,8 @@ import type { FileFormat } from "../src/domain/ingredient-file.ts";
 import { isoTime } from "../src/domain/time.ts";
 import { importFormulas, importIngredients } from "../src/admin/imports.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { CliFailure, dataOption, printRows, withExamples , withData } from "./common.ts";
+import { dataOption, printRows, withExamples, withData } from "./common.ts";
+import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
 
 /**

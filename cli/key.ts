@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
-import { CliFailure, UsageError, dataOption, intInRange, printRows, withExamples , withData } from "./common.ts";
+import { dataOption, intInRange, printRows, withExamples, withData } from "./common.ts";
+import { CliFailure, UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
 import type { Database } from "bun:sqlite";
 import { createKey, identifyKey, listKeys, setKeyActive, setKeyRateLimit, setKeyWrite } from "../src/store/keys.ts";

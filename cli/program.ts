@@ -1,29 +1,40 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { registerBackup } from "./backup.ts";
-import { registerDemo } from "./demo.ts";
-import { registerExport } from "./export.ts";
-import { registerFormula } from "./formula.ts";
-import { registerImport } from "./import.ts";
-import { registerIngredient } from "./ingredient.ts";
-import { registerKey } from "./key.ts";
-import { registerOpenApi } from "./openapi.ts";
-import { registerPrice } from "./price.ts";
-import { registerReceive } from "./receive.ts";
-import { registerReport } from "./report.ts";
-import { registerRestore } from "./restore.ts";
-import { registerServe } from "./serve.ts";
-import { registerVersion } from "./version.ts";
-import { registerWebhook } from "./webhook.ts";
-import { registerWorkspace } from "./workspace.ts";
 import { VERSION } from "../src/version.ts";
-import { reportFailure } from "./common.ts";
+import { reportFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
 
+type Register = (program: Command, io: Io) => void;
+
 /**
- * The `feedbase` program: one file per command group registers itself here.
- * @example await buildProgram(processIo).parseAsync(["key", "list"], { from: "user" })
+ * Every command group, in the order `feedbase --help` lists them, each loaded only when needed: a
+ * command line loads its own group alone, so `feedbase version` does not load the HTTP service, zod
+ * or the solver, and `serve` does not load the admin commands.
  */
-export function buildProgram(io: Io): Command {
+const GROUPS: Record<string, () => Promise<Register>> = {
+  serve: async () => (await import("./serve.ts")).registerServe,
+  workspace: async () => (await import("./workspace.ts")).registerWorkspace,
+  key: async () => (await import("./key.ts")).registerKey,
+  webhook: async () => (await import("./webhook.ts")).registerWebhook,
+  demo: async () => (await import("./demo.ts")).registerDemo,
+  import: async () => (await import("./import.ts")).registerImport,
+  export: async () => (await import("./export.ts")).registerExport,
+  ingredient: async () => (await import("./ingredient.ts")).registerIngredient,
+  formula: async () => (await import("./formula.ts")).registerFormula,
+  price: async () => (await import("./price.ts")).registerPrice,
+  report: async () => (await import("./report.ts")).registerReport,
+  backup: async () => (await import("./backup.ts")).registerBackup,
+  restore: async () => (await import("./restore.ts")).registerRestore,
+  openapi: async () => (await import("./openapi.ts")).registerOpenApi,
+  receive: async () => (await import("./receive.ts")).registerReceive,
+  version: async () => (await import("./version.ts")).registerVersion,
+};
+
+/**
+ * The `feedbase` program with the groups `argv` needs: the one it names, or all of them (help, an
+ * unknown command, no command), so help and commander's suggestions see every command.
+ * @example const program = await buildProgram(processIo); await program.parseAsync(["key", "list"], { from: "user" })
+ */
+export async function buildProgram(io: Io, argv: readonly string[] = []): Promise<Command> {
   const program = new Command("feedbase")
     .description("feedbase: the feed mill's ingredient database, formulas, v1 HTTP API and signed webhooks")
     .version(VERSION, "-V, --version", "print the version (as `feedbase version`)")
@@ -32,23 +43,8 @@ export function buildProgram(io: Io): Command {
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (text, write) => write(text) });
-  // One line per command group, in the order `feedbase --help` lists them.
-  registerServe(program, io);
-  registerWorkspace(program, io);
-  registerKey(program, io);
-  registerWebhook(program, io);
-  registerDemo(program, io);
-  registerImport(program, io);
-  registerExport(program, io);
-  registerIngredient(program, io);
-  registerFormula(program, io);
-  registerPrice(program, io);
-  registerReport(program, io);
-  registerBackup(program, io);
-  registerRestore(program, io);
-  registerOpenApi(program, io);
-  registerReceive(program, io);
-  registerVersion(program, io);
+  const named = argv[0] !== undefined && Object.hasOwn(GROUPS, argv[0]) ? [argv[0]] : Object.keys(GROUPS);
+  for (const register of await Promise.all(named.map((name) => GROUPS[name]!()))) register(program, io);
   // Every subcommand exits like the program: asked-for help is 0, any usage error 2.
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();
@@ -68,7 +64,7 @@ export function buildProgram(io: Io): Command {
  */
 export async function main(argv: string[], io: Io): Promise<number> {
   try {
-    await buildProgram(io).parseAsync(argv, { from: "user" });
+    await (await buildProgram(io, argv)).parseAsync(argv, { from: "user" });
     return 0;
   } catch (error) {
     // commander has printed its own errors already; an InvalidArgumentError out of an action is ours.

@@ -2,7 +2,8 @@ import { Option, type Command } from "commander";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatEvent, startReceiver, type Arrival } from "../src/webhooks/receiver.ts";
-import { CliFailure, UsageError, intInRange, oneOf, withExamples } from "./common.ts";
+import { intInRange, oneOf, withExamples } from "./common.ts";
+import { CliFailure, UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
 import { checkedSecret, readSecretFile } from "./webhook.ts";
 

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { startService } from "../src/service.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
-import { CliFailure, dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
+import { dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
+import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;

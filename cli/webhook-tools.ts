@@ -4,7 +4,8 @@ import { listAttempts } from "../src/store/attempts.ts";
 import { listDeliveries } from "../src/store/deliveries.ts";
 import { requireWebhookTarget } from "../src/store/webhooks.ts";
 import { pingWebhook, type PingResult } from "../src/webhooks/ping.ts";
-import { CliFailure, dataOption, intInRange, withExamples , withData } from "./common.ts";
+import { dataOption, intInRange, withExamples, withData } from "./common.ts";
+import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
 
 /** The start of a receiver's answer on one line. */

@@ -9,7 +9,8 @@ import { requireWorkspace } from "../src/store/workspaces.ts";
 import { parseRetrySchedule } from "../src/webhooks/retry.ts";
 import { generateSecret, validateSuppliedSecret } from "../src/webhooks/sign.ts";
 import { pingJson, registerWebhookTools, reportPing } from "./webhook-tools.ts";
-import { CliFailure, UsageError, dataOption, intInRange, oneOf, printRows, withData, withExamples } from "./common.ts";
+import { dataOption, intInRange, oneOf, printRows, withData, withExamples } from "./common.ts";
+import { CliFailure, UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
 
 /**

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { UsageError, dataOption, printRows, withExamples , withData } from "./common.ts";
+import { dataOption, printRows, withExamples, withData } from "./common.ts";
+import { UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
 import { WORKSPACE_SLUG, createWorkspace, listWorkspaces } from "../src/store/workspaces.ts";
 import { isoTime } from "../src/domain/time.ts";

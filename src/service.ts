@@ -17,6 +17,9 @@ import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
 import { ServiceMetrics } from "./metrics/service-metrics.ts";
 import { metricsEndpoint } from "./metrics/endpoint.ts";
 
+/** How long after the start the solver is compiled: past the first requests of a fresh start. */
+const SOLVER_WARM_DELAY_MS = 1_000;
+
 export interface ServiceOptions {
   dataPath: string;
   host: string;
@@ -88,11 +91,15 @@ export function startService(options: ServiceOptions): RunningService {
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
   });
   const server = startHttpServer({ fetch, host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) });
-  // Compile the solver now, so the first optimization does not wait the ~0.1 s it takes.
-  solverRuntime().then(
-    (highs) => logger.log("info", "solver ready", { highs: highs.version.string, wasm: SOLVER_WASM }),
-    (error) => logger.log("error", "solver failed to load", { error: String(error) }),
-  );
+  // Compile the solver soon, so the first optimization does not wait the ~0.1 s it takes, but after
+  // the start: the first answers do not wait for it either.
+  const warmSolver = setTimeout(() => {
+    solverRuntime().then(
+      (highs) => logger.log("info", "solver ready", { highs: highs.version.string, wasm: SOLVER_WASM }),
+      (error) => logger.log("error", "solver failed to load", { error: String(error) }),
+    );
+  }, SOLVER_WARM_DELAY_MS);
+  warmSolver.unref();
   const stopHeapTrim = startHeapTrim();
   const url = new URL(server.url.href);
   return {
@@ -102,6 +109,7 @@ export function startService(options: ServiceOptions): RunningService {
     db,
     logger,
     async stop() {
+      clearTimeout(warmSolver);
       stopHeapTrim();
       await server.stop();
       await deliveries.stop();

@@ -137,7 +137,7 @@ describe("data file handling", () => {
     const v = await cli(["version"]);
     expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     // Every command's help carries an example.
-    const program = (await import("../cli/program.ts")).buildProgram(processIo);
+    const program = await (await import("../cli/program.ts")).buildProgram(processIo);
     const leaves = program.commands.flatMap((c) => (c.commands.length > 0 ? c.commands.map((s) => [c.name(), s.name()]) : [[c.name()]]));
     expect(leaves.length).toBeGreaterThan(25);
     const paths = leaves.filter((p) => p[0] !== "help");

@@ -11,8 +11,8 @@ import { cli, eventually, spawnServe, tempDir } from "./helpers/harness.ts";
 const lines = (text: string) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("serve's log settings", () => {
-  test("every serve option can also come from a FEEDBASE_ environment variable", () => {
-    const serve = buildProgram(processIo).commands.find((c) => c.name() === "serve")!;
+  test("every serve option can also come from a FEEDBASE_ environment variable", async () => {
+    const serve = (await buildProgram(processIo)).commands.find((c) => c.name() === "serve")!;
     const options = serve.options.filter((o) => o.long !== "--help");
     expect(options.length).toBeGreaterThan(8);
     for (const option of options) expect({ option: option.long, env: option.envVar }).toEqual({ option: option.long, env: expect.stringMatching(/^FEEDBASE_[A-Z_]+$/) });

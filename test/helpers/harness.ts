@@ -103,11 +103,20 @@ export interface CliResult {
  * Run a `feedbase` command line in-process through `main(argv, io)`, as the executable does, with its
  * output captured (`subprocess: true` runs `bun cli/main.ts` instead, for what only a process shows:
  * signals, exit at a failure, the environment of a fresh process). commander's `.env()` options read
- * process.env, so for the call's duration FEEDBASE_ settings are the call's own (the suite's are hidden).
+ * process.env, so for the call's duration FEEDBASE_ settings are the call's own (the suite's are hidden),
+ * and in-process calls run one after the other.
  * @example const r = await cli(["key", "list", "--data", path]); expect(r.code).toBe(0)
  */
 export async function cli(args: string[], options: { env?: Record<string, string>; stdin?: string; subprocess?: boolean } = {}): Promise<CliResult> {
   if (options.subprocess) return cliProcess(args, options);
+  // One in-process command at a time: each sets process.env for its own duration.
+  const turn = cliTurn.then(() => cliInProcess(args, options));
+  cliTurn = turn.catch(() => {});
+  return turn;
+}
+let cliTurn: Promise<unknown> = Promise.resolve();
+
+async function cliInProcess(args: string[], options: { env?: Record<string, string>; stdin?: string }): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
   const io: Io = {
