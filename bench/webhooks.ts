@@ -27,7 +27,7 @@ import { openDatabase } from "../src/store/db.ts";
 import { insertIngredient } from "../src/store/ingredient-changes.ts";
 import { createKey } from "../src/store/keys.ts";
 import { createWebhook } from "../src/store/webhooks.ts";
-import { generateSecret } from "../src/webhooks/sign.ts";
+import { generateSecret } from "../src/webhooks/secret.ts";
 
 const LATENCY_PUTS = 300;
 const THROUGHPUT_PUTS = 2000;

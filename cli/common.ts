@@ -4,6 +4,9 @@ import { instant } from "../src/schemas/time.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { requireWorkspace, type Workspace } from "../src/store/workspaces.ts";
 import type { Io } from "./io.ts";
+import { CliFailure, UsageError } from "./failure.ts";
+import { validateSuppliedSecret } from "../src/webhooks/secret.ts";
+import { readFileSync } from "node:fs";
 
 /**
  * `--data <file>` with env FEEDBASE_DATA and the default of docs/decisions.md#command-line; every data command takes it.
@@ -34,13 +37,17 @@ export async function withData<T>(opts: { data: string; workspace?: string }, fn
   }
 }
 
-/** `--workspace <slug>` with the command's own wording; `fallback` is the default (none: every workspace). */
+/**
+ * `--workspace <slug>` with the command's own wording; `fallback` is the default (undefined: the
+ * command means every workspace when none is given).
+ * @example command.addOption(workspaceOption("workspace to import into"))
+ */
 export function workspaceOption(description: string, fallback: string | undefined = "default"): Option {
   const option = new Option("--workspace <slug>", description);
   return fallback === undefined ? option : option.default(fallback);
 }
 
-/** `--json` with the command's wording of what it prints. */
+/** `--json` with the command's wording of what it prints. @example command.addOption(jsonOption("print one JSON object")) */
 export function jsonOption(description = "one JSON object per line"): Option {
   return new Option("--json", description);
 }
@@ -137,4 +144,38 @@ export function printRows<T>(io: Io, rows: readonly T[], columns: [string, (row:
 /** Attach an example block to a command's help. @example withExamples(cmd, ["feedbase key list --json"]) */
 export function withExamples(command: Command, examples: string[]): Command {
   return command.addHelpText("after", "\nExamples:\n" + examples.map((e) => `  $ ${e}`).join("\n") + "\n");
+}
+
+// Secret input: from a file or the environment, never an argument (command lines end up in shell history and `ps`).
+
+/**
+ * A secret file's content; its trailing newline is not part of the secret. Unreadable: exit 1.
+ * @example const secret = checkedSecret(readSecretFile("erp.secret"))
+ */
+export function readSecretFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8").replace(/\r?\n$/, "");
+  } catch (error) {
+    throw new CliFailure(`Cannot read secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** The secret, when it is fit to sign with; too short is a usage error (exit 2). @example checkedSecret("whsec_…") */
+export function checkedSecret(secret: string): string {
+  try {
+    validateSuppliedSecret(secret);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return secret;
+}
+
+/**
+ * A secret an admin supplies: `--secret-file`, else env `FEEDBASE_WEBHOOK_SECRET`, else undefined.
+ * Never an argument: command lines end up in shell history and `ps`.
+ * @example const secret = suppliedSecret(io, opts.secretFile) ?? generateSecret()
+ */
+export function suppliedSecret(io: Io, secretFile: string | undefined): string | undefined {
+  const secret = secretFile !== undefined ? readSecretFile(secretFile) : io.env.FEEDBASE_WEBHOOK_SECRET || undefined;
+  return secret === undefined ? undefined : checkedSecret(secret);
 }

@@ -5,7 +5,7 @@ import { ingredientsToCsv, ingredientsToJson } from "../src/domain/ingredient-fi
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { listIngredientDetails } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, oneOf, withExamples , withData } from "./common.ts";
+import { dataOption, oneOf, withExamples, withData, workspaceOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
 /** One exportable kind: how to list it and how to write it in each format. */
@@ -23,7 +23,7 @@ function exportCommand<T>(group: Command, kind: ExportKind<T>, io: Io): void {
     group
       .command(kind.name)
       .description(kind.description)
-      .option("--workspace <slug>", "workspace to export", "default")
+      .addOption(workspaceOption("workspace to export"))
       .addOption(new Option("--format <format>", "output format: json or csv, any case").default("json").argParser(oneOf("--format", ["json", "csv"])))
       .addOption(dataOption())
       .action(

@@ -11,7 +11,7 @@ import { requireFormula } from "../src/store/formulas.ts";
 import { importFormulas } from "../src/admin/imports.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, printDocument, printRows, signed, withExamples, withData } from "./common.ts";
+import { dataOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
 import { warnUnmetLimits } from "./import.ts";
@@ -51,10 +51,10 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       .option("--include <names>", "extra candidate ingredients, comma-separated")
       .option("--price <NAME=VALUE>", "a what-if price per ton (repeatable; never stored)", collectPrice, new Map<string, number>())
       .option("--include-out-of-stock", "let out-of-stock candidates into the mix (by default they are held at 0)")
-      .option("--json", "print the API's data as one JSON document")
+      .addOption(jsonOption("print the API's data as one JSON document"))
       .option("--save-as <name>", "save the optimized mix as a new formula with this name (same species, subcategory, batch size and limits)")
       .option("--id <id>", "id of the formula --save-as creates (default: a generated frm_ id)", formulaIdOption)
-      .option("--workspace <slug>", "workspace holding the formula", "default")
+      .addOption(workspaceOption("workspace holding the formula"))
       .addOption(dataOption())
       .action(
         async (id: string, opts: Options) => {

@@ -4,7 +4,7 @@ import { formulaCost } from "../src/store/costs.ts";
 import { deleteFormula } from "../src/store/formulas.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { registerFormulaOptimize } from "./formula-optimize.ts";
-import { dataOption, instantOption, printDocument, printRows, signed, withExamples , withData } from "./common.ts";
+import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
 /** `feedbase formula cost` (the data of GET /v1/formulas/:id/cost) and `formula delete` (admin clean-up; formulas are read-only over HTTP). */
@@ -16,8 +16,8 @@ export function registerFormula(program: Command, io: Io): void {
       .command("cost <id>")
       .description("a formula recosted at the prices in effect at an instant (default now), row by row against its saved prices")
       .addOption(instantOption("--at <time>", "the prices in effect at this instant (default: today's)"))
-      .option("--workspace <slug>", "workspace holding the formula", "default")
-      .option("--json", "print the API's data as one JSON document")
+      .addOption(workspaceOption("workspace holding the formula"))
+      .addOption(jsonOption("print the API's data as one JSON document"))
       .addOption(dataOption())
       .action(
         (id: string, opts: { at?: string; workspace: string; json?: boolean; data: string }) => {
@@ -54,7 +54,7 @@ export function registerFormula(program: Command, io: Io): void {
     group
       .command("delete <id>")
       .description("delete a formula and its composition")
-      .option("--workspace <slug>", "workspace holding the formula", "default")
+      .addOption(workspaceOption("workspace holding the formula"))
       .addOption(dataOption())
       .action(
         (id: string, opts: { workspace: string; data: string }) => {

@@ -8,7 +8,7 @@ import type { FileFormat } from "../src/domain/ingredient-file.ts";
 import { isoTime } from "../src/domain/time.ts";
 import { importFormulas, importIngredients } from "../src/admin/imports.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, printRows, withExamples, withData } from "./common.ts";
+import { dataOption, printRows, withExamples, withData, workspaceOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
 
@@ -67,7 +67,7 @@ export function registerImport(program: Command, io: Io): void {
     group
       .command("ingredients <file>")
       .description("import ingredients from CSV (header name,category,price,inStock,<nutrient key>...) or JSON (the export's format)")
-      .option("--workspace <slug>", "workspace to import into", "default")
+      .addOption(workspaceOption("workspace to import into"))
       .option("--update", "replace category, price, inStock and all nutrients of names that already exist (no price.updated events)")
       .addOption(dataOption())
       .action(
@@ -98,7 +98,7 @@ export function registerImport(program: Command, io: Io): void {
     group
       .command("formulas <file>")
       .description("import formulas from JSON; prices and nutrients come from the ingredient database unless the file gives them")
-      .option("--workspace <slug>", "workspace to import into", "default")
+      .addOption(workspaceOption("workspace to import into"))
       .option("--replace", "overwrite formulas whose id already exists")
       .addOption(dataOption())
       .action(

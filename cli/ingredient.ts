@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { deleteIngredient } from "../src/store/ingredient-changes.ts";
 import { transaction } from "../src/store/transaction.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, withExamples , withData } from "./common.ts";
+import { dataOption, withExamples, withData, workspaceOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
 /** `feedbase ingredient delete`: admin clean-up (the API has no delete). */
@@ -13,7 +13,7 @@ export function registerIngredient(program: Command, io: Io): void {
     group
       .command("delete <name>")
       .description("delete an ingredient; refused while a saved formula uses it (the formulas are named)")
-      .option("--workspace <slug>", "workspace holding the ingredient", "default")
+      .addOption(workspaceOption("workspace holding the ingredient"))
       .addOption(dataOption())
       .action(
         (name: string, opts: { workspace: string; data: string }) => {

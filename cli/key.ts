@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { dataOption, intInRange, printRows, withExamples, withData } from "./common.ts";
+import { dataOption, intInRange, printRows, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import { CliFailure, UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
 import type { Database } from "bun:sqlite";
@@ -38,11 +38,11 @@ export function registerKey(program: Command, io: Io): void {
     group
       .command("create")
       .description("issue a key (printed once; only its hash is stored)")
-      .option("--workspace <slug>", "workspace the key reads and writes", "default")
+      .addOption(workspaceOption("workspace the key reads and writes"))
       .option("--write", "allow POST and PUT (read-only otherwise)")
       .addOption(new Option("--rate-limit <n>", "requests per hour (spec: 100 default, 1000 custom plans; 1..1,000,000 on-premises)").default(100).argParser(intInRange("--rate-limit", 1, RATE_LIMIT_MAX)))
       .option("--label <text>", "a note to tell keys apart")
-      .option("--json", "print one JSON object")
+      .addOption(jsonOption("print one JSON object"))
       .addOption(dataOption())
       .action(
         (opts: { workspace: string; write?: boolean; rateLimit: number; label?: string; json?: boolean; data: string }) => {
@@ -68,8 +68,8 @@ export function registerKey(program: Command, io: Io): void {
     group
       .command("list")
       .description("list keys (never the key itself)")
-      .option("--workspace <slug>", "only this workspace")
-      .option("--json", "one JSON object per line")
+      .addOption(workspaceOption("only this workspace", undefined))
+      .addOption(jsonOption("one JSON object per line"))
       .addOption(dataOption())
       .action(
         (opts: { workspace?: string; json?: boolean; data: string }) => {
@@ -99,7 +99,7 @@ export function registerKey(program: Command, io: Io): void {
     group
       .command("identify")
       .description("read a key from stdin and print its id (key_…), to manage a key you hold; never prints the key")
-      .option("--json", "print one JSON object")
+      .addOption(jsonOption("print one JSON object"))
       .addOption(dataOption())
       .action(
         async (opts: { json?: boolean; data: string }) => {

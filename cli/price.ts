@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { sparkline } from "../src/domain/sparkline.ts";
 import { priceHistory } from "../src/store/price-history.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, instantOption, printDocument, printRows, withExamples , withData } from "./common.ts";
+import { dataOption, instantOption, printDocument, printRows, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
 /** `feedbase price history`: what an ingredient cost, and when (the data of GET /v1/prices/:name). */
@@ -15,8 +15,8 @@ export function registerPrice(program: Command, io: Io): void {
       .description("an ingredient's price and stock entries, newest first, with a sparkline of the price over the period")
       .addOption(instantOption("--from <time>", "only entries at or after this instant", "up"))
       .addOption(instantOption("--to <time>", "only entries before this instant", "up"))
-      .option("--workspace <slug>", "workspace holding the ingredient", "default")
-      .option("--json", "print the API's data as one JSON document")
+      .addOption(workspaceOption("workspace holding the ingredient"))
+      .addOption(jsonOption("print the API's data as one JSON document"))
       .addOption(dataOption())
       .action(
         (name: string, opts: { from?: string; to?: string; workspace: string; json?: boolean; data: string }) => {

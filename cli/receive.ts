@@ -2,10 +2,9 @@ import { Option, type Command } from "commander";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatEvent, startReceiver, type Arrival } from "../src/webhooks/receiver.ts";
-import { intInRange, oneOf, withExamples } from "./common.ts";
+import { intInRange, oneOf, withExamples, checkedSecret, readSecretFile } from "./common.ts";
 import { CliFailure, UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
-import { checkedSecret, readSecretFile } from "./webhook.ts";
 
 type PrintWhat = "summary" | "body" | "headers" | "all";
 

@@ -5,7 +5,7 @@ import { costChanges } from "../src/store/costs.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { listIngredientDetails } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, instantOption, printDocument, printRows, signed, withExamples , withData } from "./common.ts";
+import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
 /** Drivers shown in the table's last column; `--json` has them all. */
@@ -20,8 +20,8 @@ export function registerReport(program: Command, io: Io): void {
       .command("cost-changes")
       .description("formulas whose cost at today's prices differs from their saved cost (or their cost at --since), largest move first, with the prices that moved them")
       .addOption(instantOption("--since <time>", "compare with the prices in effect then instead of each formula's saved prices"))
-      .option("--workspace <slug>", "workspace to report on", "default")
-      .option("--json", "print the API's data as one JSON document")
+      .addOption(workspaceOption("workspace to report on"))
+      .addOption(jsonOption("print the API's data as one JSON document"))
       .addOption(dataOption())
       .action(
         (opts: { since?: string; workspace: string; json?: boolean; data: string }) => {
@@ -60,8 +60,8 @@ export function registerReport(program: Command, io: Io): void {
     group
       .command("savings")
       .description("the worklist: every formula optimized at today's prices and stock, the largest saving per ton first, infeasible ones last")
-      .option("--workspace <slug>", "workspace to report on", "default")
-      .option("--json", "print the API's data as one JSON document")
+      .addOption(workspaceOption("workspace to report on"))
+      .addOption(jsonOption("print the API's data as one JSON document"))
       .addOption(dataOption())
       .action(
         (opts: { workspace: string; json?: boolean; data: string }) => {

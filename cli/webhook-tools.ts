@@ -4,7 +4,7 @@ import { listAttempts } from "../src/store/attempts.ts";
 import { listDeliveries } from "../src/store/deliveries.ts";
 import { requireWebhookTarget } from "../src/store/webhooks.ts";
 import { pingWebhook, type PingResult } from "../src/webhooks/ping.ts";
-import { dataOption, intInRange, withExamples, withData } from "./common.ts";
+import { dataOption, intInRange, withExamples, withData, jsonOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
 
@@ -47,7 +47,7 @@ export function registerWebhookTools(group: Command, deliveries: Command, io: Io
       .command("ping <id>")
       .description("send a signed ping event now (X-Webhook-Event: ping, both signatures) and print the answer: status, time, start of the body; exit 1 unless 2xx")
       .addOption(timeoutOption())
-      .option("--json", "print one JSON object")
+      .addOption(jsonOption("print one JSON object"))
       .addOption(dataOption())
       .action(
         async (id: string, opts: { timeout: number; json?: boolean; data: string }) => {
@@ -63,7 +63,7 @@ export function registerWebhookTools(group: Command, deliveries: Command, io: Io
     deliveries
       .command("show <deliveryId>")
       .description("one delivery and every attempt made for it (time, status code or error, ms), admin retries included")
-      .option("--json", "print one JSON object, attempts included")
+      .addOption(jsonOption("print one JSON object, attempts included"))
       .addOption(dataOption())
       .action(
         (id: string, opts: { json?: boolean; data: string }) => {

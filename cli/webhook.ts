@@ -1,5 +1,4 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { readFileSync } from "node:fs";
 import { isoTime } from "../src/domain/time.ts";
 import { EVENT_TYPES, OPT_IN_EVENTS, type EventType } from "../src/domain/events.ts";
 import { listDeliveries, retryDeliveries, retryFailed, retryPending, type DeliveryStatus } from "../src/store/deliveries.ts";
@@ -7,43 +6,11 @@ import { createWebhook, listWebhooks, pendingCount, removeWebhook, setWebhookEna
 import { transaction } from "../src/store/transaction.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { parseRetrySchedule } from "../src/webhooks/retry.ts";
-import { generateSecret, validateSuppliedSecret } from "../src/webhooks/sign.ts";
+import { generateSecret } from "../src/webhooks/secret.ts";
 import { pingJson, registerWebhookTools, reportPing } from "./webhook-tools.ts";
-import { dataOption, intInRange, oneOf, printRows, withData, withExamples } from "./common.ts";
+import { dataOption, intInRange, oneOf, printRows, suppliedSecret, withData, withExamples, workspaceOption, jsonOption } from "./common.ts";
 import { CliFailure, UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
-
-/**
- * A secret file's content; its trailing newline is not part of the secret. Unreadable: exit 1.
- * @example const secret = checkedSecret(readSecretFile("erp.secret"))
- */
-export function readSecretFile(file: string): string {
-  try {
-    return readFileSync(file, "utf8").replace(/\r?\n$/, "");
-  } catch (error) {
-    throw new CliFailure(`Cannot read secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-}
-
-/** The secret, when it is fit to sign with; too short is a usage error (exit 2). @example checkedSecret("whsec_…") */
-export function checkedSecret(secret: string): string {
-  try {
-    validateSuppliedSecret(secret);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  return secret;
-}
-
-/**
- * A secret an admin supplies: `--secret-file`, else env `FEEDBASE_WEBHOOK_SECRET`, else undefined.
- * Never an argument: command lines end up in shell history and `ps`.
- * @example const secret = suppliedSecret(io, opts.secretFile) ?? generateSecret()
- */
-export function suppliedSecret(io: Io, secretFile: string | undefined): string | undefined {
-  const secret = secretFile !== undefined ? readSecretFile(secretFile) : io.env.FEEDBASE_WEBHOOK_SECRET || undefined;
-  return secret === undefined ? undefined : checkedSecret(secret);
-}
 
 /**
  * `--retry-schedule` with env `FEEDBASE_RETRY_SCHEDULE`, for `serve`: a test knob, harmless in production.
@@ -89,11 +56,11 @@ export function registerWebhook(program: Command, io: Io): void {
     group
       .command("add <url>")
       .description("register a receiver; prints its id and signing secret")
-      .option("--workspace <slug>", "workspace whose events it receives", "default")
+      .addOption(workspaceOption("workspace whose events it receives"))
       .addOption(new Option("--events <list>", `only these events, comma-separated (${EVENT_TYPES.join(", ")}; default: all but the opt-in ${OPT_IN_EVENTS.join(", ")})`).argParser(parseEvents))
       .option("--secret-file <file>", secretFileHelp)
       .option("--ping", "then send it a signed ping and print the answer (the webhook stays registered whatever it is)")
-      .option("--json", "print one JSON object (with --ping, its answer under ping)")
+      .addOption(jsonOption("print one JSON object (with --ping, its answer under ping)"))
       .addOption(dataOption())
       .action(
         async (target: string, opts: { workspace: string; events?: EventType[]; secretFile?: string; ping?: boolean; json?: boolean; data: string }) => {
@@ -128,8 +95,8 @@ export function registerWebhook(program: Command, io: Io): void {
     group
       .command("list")
       .description("list webhooks: status (and why disabled), pending and failed deliveries; never a secret")
-      .option("--workspace <slug>", "only this workspace")
-      .option("--json", "one JSON object per line (events: null means all but the opt-in ones)")
+      .addOption(workspaceOption("only this workspace", undefined))
+      .addOption(jsonOption("one JSON object per line (events: null means all but the opt-in ones)"))
       .addOption(dataOption())
       .action(
         (opts: { workspace?: string; json?: boolean; data: string }) => {
@@ -206,7 +173,7 @@ export function registerWebhook(program: Command, io: Io): void {
       .command("rotate-secret <id>")
       .description("replace the signing secret and print it; every later attempt, pending ones included, uses it")
       .option("--secret-file <file>", secretFileHelp)
-      .option("--json", "print one JSON object")
+      .addOption(jsonOption("print one JSON object"))
       .addOption(dataOption())
       .action(
         async (id: string, opts: { secretFile?: string; json?: boolean; data: string }) => {
@@ -226,8 +193,8 @@ export function registerWebhook(program: Command, io: Io): void {
       .addOption(new Option("--status <status>", "only this status: pending, delivered or failed, any case").argParser(oneOf("--status", ["pending", "delivered", "failed"])))
       .addOption(new Option("--limit <n>", "at most this many").default(50).argParser(intInRange("--limit", 1, 100_000)))
       .option("--webhook <id>", "only this webhook's")
-      .option("--workspace <slug>", "only this workspace's")
-      .option("--json", "one JSON object per line")
+      .addOption(workspaceOption("only this workspace's", undefined))
+      .addOption(jsonOption("one JSON object per line"))
       .addOption(dataOption())
       // `deliveries show <id> --data f`: the options after `show` are show's own.
       .enablePositionalOptions()

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { dataOption, printRows, withExamples, withData } from "./common.ts";
+import { dataOption, printRows, withExamples, withData, jsonOption } from "./common.ts";
 import { UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
 import { WORKSPACE_SLUG, createWorkspace, listWorkspaces } from "../src/store/workspaces.ts";
@@ -31,7 +31,7 @@ export function registerWorkspace(program: Command, io: Io): void {
     group
       .command("list")
       .description("list workspaces")
-      .option("--json", "one JSON object per line")
+      .addOption(jsonOption("one JSON object per line"))
       .addOption(dataOption())
       .action(
         async (opts: { json?: boolean; data: string }) => {

@@ -12,7 +12,7 @@ import { openDatabase } from "../src/store/db.ts";
 import { listDeliveries } from "../src/store/deliveries.ts";
 import { createWebhook } from "../src/store/webhooks.ts";
 import { DEFAULT_TUNING } from "../src/webhooks/delivery-loop.ts";
-import { generateSecret } from "../src/webhooks/sign.ts";
+import { generateSecret } from "../src/webhooks/secret.ts";
 import { cli, eventually, startTestServer, tempDir } from "./helpers/harness.ts";
 import { gate, startRecorder } from "./helpers/webhooks.ts";
 

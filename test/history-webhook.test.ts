@@ -10,7 +10,7 @@ import { createKey } from "../src/store/keys.ts";
 import { priceHistory } from "../src/store/price-history.ts";
 import { createWebhook, setWebhookEnabled } from "../src/store/webhooks.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
-import { generateSecret } from "../src/webhooks/sign.ts";
+import { generateSecret } from "../src/webhooks/secret.ts";
 import { cli, eventually, spawnServe, startTestServer, tempDir, type TestServer } from "./helpers/harness.ts";
 import { gate, independentHex, startRecorder, type Recorder } from "./helpers/webhooks.ts";
 

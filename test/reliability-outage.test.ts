@@ -3,7 +3,7 @@ import { isoTime } from "../src/domain/time.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listDeliveries } from "../src/store/deliveries.ts";
 import { createWebhook } from "../src/store/webhooks.ts";
-import { generateSecret } from "../src/webhooks/sign.ts";
+import { generateSecret } from "../src/webhooks/secret.ts";
 import { eventually, startTestServer } from "./helpers/harness.ts";
 import { gate, independentHex, startRecorder, type Recorded, type Recorder } from "./helpers/webhooks.ts";
 

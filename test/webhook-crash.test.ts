@@ -4,7 +4,7 @@ import { openDatabase } from "../src/store/db.ts";
 import { listDeliveries } from "../src/store/deliveries.ts";
 import { createKey } from "../src/store/keys.ts";
 import { createWebhook } from "../src/store/webhooks.ts";
-import { generateSecret } from "../src/webhooks/sign.ts";
+import { generateSecret } from "../src/webhooks/secret.ts";
 import { cli, eventually, spawnServe, tempDir } from "./helpers/harness.ts";
 import { gate, startRecorder } from "./helpers/webhooks.ts";
 

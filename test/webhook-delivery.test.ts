@@ -11,7 +11,7 @@ import { createKey } from "../src/store/keys.ts";
 import { createWebhook, listWebhooks, setWebhookEnabled } from "../src/store/webhooks.ts";
 import { createWorkspace } from "../src/store/workspaces.ts";
 import { VERSION } from "../src/version.ts";
-import { generateSecret } from "../src/webhooks/sign.ts";
+import { generateSecret } from "../src/webhooks/secret.ts";
 import { eventually, startTestServer, tempDir, TestClock, type TestServer } from "./helpers/harness.ts";
 import { gate, independentHex, independentStandard, startRecorder, type Recorder } from "./helpers/webhooks.ts";
 

@@ -1,14 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
-import {
-  generateSecret,
-  hexSignature,
-  secretKeyBytes,
-  signedHeaders,
-  standardSignature,
-  validateSuppliedSecret,
-  verifyDelivery,
-} from "../src/webhooks/sign.ts";
+import { generateSecret, secretKeyBytes, validateSuppliedSecret } from "../src/webhooks/secret.ts";
+import { hexSignature, signedHeaders, standardSignature } from "../src/webhooks/sign.ts";
+import { verifyDelivery } from "../src/webhooks/verify.ts";
 import { formatEvent, startReceiver, type ReceivedEvent, type RejectedRequest } from "../src/webhooks/receiver.ts";
 import { eventually } from "./helpers/harness.ts";
 

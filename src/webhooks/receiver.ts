@@ -3,7 +3,7 @@
  * (`feedbase receive`) and for tests. It verifies with the same code feedbase signs with, so a
  * delivery it accepts is one any careful receiver would accept.
  */
-import { verifyDelivery, type VerifyResult } from "./sign.ts";
+import { verifyDelivery, type VerifyResult } from "./verify.ts";
 
 /** One verified delivery as handed to `onEvent`. */
 export interface ReceivedEvent {
