@@ -38,13 +38,13 @@ export async function withData<T>(opts: { data: string; workspace?: string }, fn
 }
 
 /**
- * `--workspace <slug>` with the command's own wording; `fallback` is the default (undefined: the
+ * `--workspace <slug>` with the command's own wording; `fallback` is the default (null: none, the
  * command means every workspace when none is given).
  * @example command.addOption(workspaceOption("workspace to import into"))
  */
-export function workspaceOption(description: string, fallback: string | undefined = "default"): Option {
+export function workspaceOption(description: string, fallback: string | null = "default"): Option {
   const option = new Option("--workspace <slug>", description);
-  return fallback === undefined ? option : option.default(fallback);
+  return fallback === null ? option : option.default(fallback);
 }
 
 /** `--json` with the command's wording of what it prints. @example command.addOption(jsonOption("print one JSON object")) */

@@ -68,7 +68,7 @@ export function registerKey(program: Command, io: Io): void {
     group
       .command("list")
       .description("list keys (never the key itself)")
-      .addOption(workspaceOption("only this workspace", undefined))
+      .addOption(workspaceOption("only this workspace", null))
       .addOption(jsonOption("one JSON object per line"))
       .addOption(dataOption())
       .action(

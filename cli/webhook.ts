@@ -95,7 +95,7 @@ export function registerWebhook(program: Command, io: Io): void {
     group
       .command("list")
       .description("list webhooks: status (and why disabled), pending and failed deliveries; never a secret")
-      .addOption(workspaceOption("only this workspace", undefined))
+      .addOption(workspaceOption("only this workspace", null))
       .addOption(jsonOption("one JSON object per line (events: null means all but the opt-in ones)"))
       .addOption(dataOption())
       .action(
@@ -193,7 +193,7 @@ export function registerWebhook(program: Command, io: Io): void {
       .addOption(new Option("--status <status>", "only this status: pending, delivered or failed, any case").argParser(oneOf("--status", ["pending", "delivered", "failed"])))
       .addOption(new Option("--limit <n>", "at most this many").default(50).argParser(intInRange("--limit", 1, 100_000)))
       .option("--webhook <id>", "only this webhook's")
-      .addOption(workspaceOption("only this workspace's", undefined))
+      .addOption(workspaceOption("only this workspace's", null))
       .addOption(jsonOption("one JSON object per line"))
       .addOption(dataOption())
       // `deliveries show <id> --data f`: the options after `show` are show's own.
