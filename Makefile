@@ -34,7 +34,7 @@ define need
   { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null; }; }
 endef
 
-.PHONY: run test check build deb bench bench-metrics soak clean test-tools deb-tools
+.PHONY: run test check build deb bench bench-optimize bench-metrics soak clean test-tools deb-tools
 
 run: $(EXE)
 	@mkdir -p $(dir $(DATA))
@@ -86,8 +86,13 @@ deb-tools:
 
 bench: $(DEPS) $(EXE)
 	$(BUN) bench/run.ts
+	$(BUN) bench/optimize.ts $(EXE)
 
 # Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.
+# The least-cost figures alone (about a minute): solve times, the worklist, the cached answer over HTTP.
+bench-optimize: $(DEPS) $(EXE)
+	$(BUN) bench/optimize.ts $(EXE)
+
 bench-metrics: $(DEPS) $(EXE)
 	FEEDBASE_BENCH_METRICS_ONLY=1 $(BUN) bench/run.ts
 

@@ -56,8 +56,8 @@ export interface HistoryBench {
 }
 
 const progress = (msg: string) => process.stderr.write(`[bench history] ${msg}\n`);
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
-const medianOf = (xs: number[]) => quantile(xs, 0.5);
+export const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+export const medianOf = (xs: number[]) => quantile(xs, 0.5);
 
 async function run(cmd: string[], cwd = ROOT, timeoutMs = 180_000): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn(cmd, { cwd, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
@@ -112,12 +112,12 @@ async function buildBaseline(tmp: string): Promise<{ exe: string | null; note: s
   }
 }
 
-interface Server {
+export interface Server {
   proc: Bun.Subprocess;
   url: string;
 }
 
-async function serve(exe: string, dataPath: string, key: string): Promise<Server> {
+export async function serve(exe: string, dataPath: string, key: string): Promise<Server> {
   const port = freePort();
   const proc = Bun.spawn([exe, "serve", "--data", dataPath, "--port", String(port)], { cwd: ROOT, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
   const url = `http://127.0.0.1:${port}`;
@@ -129,13 +129,13 @@ async function serve(exe: string, dataPath: string, key: string): Promise<Server
   return { proc, url };
 }
 
-async function stop(server: Server): Promise<void> {
+export async function stop(server: Server): Promise<void> {
   server.proc.kill("SIGTERM");
   await server.proc.exited;
 }
 
 /** Sequential GETs, one per path, each timed from send to the last byte read. */
-async function latency(url: string, key: string, paths: string[]): Promise<LatencyFigure> {
+export async function latency(url: string, key: string, paths: string[]): Promise<LatencyFigure> {
   const ms: number[] = [];
   for (const path of paths) {
     const started = performance.now();
@@ -147,7 +147,7 @@ async function latency(url: string, key: string, paths: string[]): Promise<Laten
   return { requests: ms.length, medianMs: medianOf(ms), p90Ms: quantile(ms, 0.9), maxMs: Math.max(...ms) };
 }
 
-async function wrk(url: string, method: "GET" | "PUT", pathsFile: string, keysFile: string, base: number): Promise<number> {
+export async function wrk(url: string, method: "GET" | "PUT", pathsFile: string, keysFile: string, base: number): Promise<number> {
   const out = await run(
     ["wrk", `-t${WRK.threads}`, `-c${WRK.connections}`, `-d${WRK.seconds}s`, "--timeout", "10s", "-s", join(import.meta.dir, "wrk.lua"), url, "--", method, pathsFile, keysFile, String(base), String(WRK.threads)],
     ROOT,

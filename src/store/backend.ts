@@ -9,7 +9,7 @@
 import type { Database } from "bun:sqlite";
 import { costChanges, formulaCost } from "./costs.ts";
 import { eventsAfter } from "./events.ts";
-import { listFormulaDetails, listFormulas, requireFormula } from "./formulas.ts";
+import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } from "./formulas.ts";
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
@@ -25,6 +25,7 @@ const READS = {
   listIngredientDetails,
   listFormulas,
   requireFormula,
+  requireFormulaId,
   listFormulaDetails,
   priceHistory,
   pricesAt,

@@ -62,6 +62,15 @@ export function formulaExists(db: Database, workspaceId: number, id: string): bo
 }
 
 /**
+ * A 404 for an unknown id without reading the formula: what a route checks on every request before
+ * answering from its cache.
+ * @example requireFormulaId(db, 1, "nope") // throws NotFoundError("Formula not found: nope")
+ */
+export function requireFormulaId(db: Database, workspaceId: number, id: string): void {
+  if (!formulaExists(db, workspaceId, id)) throw new NotFoundError(`Formula not found: ${id}`);
+}
+
+/**
  * Store a formula with its composition lines, replacing any formula with the same id (callers decide
  * whether that is allowed). Call inside a transaction so the formula and its lines land together.
  * @example saveFormula(db, 1, detail)

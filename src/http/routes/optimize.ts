@@ -42,14 +42,16 @@ export const optimizeRoutes = [
       "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits and `include`. Nothing is stored.",
     params: ID_PARAM,
     query: O.optimizeQuery,
-    lookup: (ctx, params) => ctx.read.requireFormula(ctx.key.workspaceId, params.id),
+    // Only whether it exists: a cached answer is then served without reading the formula.
+    lookup: (ctx, params) => ctx.read.requireFormulaId(ctx.key.workspaceId, params.id),
     response: { status: 200, description: "The optimization", schema: O.optimizeRead },
     errors: [400, 404],
-    handle(ctx, { params, query, found: formula }) {
+    handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const { include, prices } = whatIfOf(ctx.rawQuery);
       const options: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock };
       return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock), async () => {
+        const formula = await ctx.read.requireFormula(ws, params.id);
         const ingredients = await ingredientsFor(ctx.read, ws, formula, options);
         const highs = await solverRuntime();
         return openBody(optimizeFormula(highs, formula, (name) => ingredients.get(name) ?? null, options));
