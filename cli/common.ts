@@ -1,9 +1,10 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Database } from "bun:sqlite";
 import { instant } from "../src/schemas/time.ts";
-import { openDatabase } from "../src/store/db.ts";
+import { closeDatabase, openDatabase } from "../src/store/db.ts";
 import { requireWorkspace, type Workspace } from "../src/store/workspaces.ts";
 import type { Io } from "./io.ts";
+import { refuseOtherOwner } from "./owner.ts";
 import { CliFailure, UsageError } from "./failure.ts";
 import { validateSuppliedSecret } from "../src/webhooks/secret.ts";
 import { readFileSync } from "node:fs";
@@ -25,15 +26,18 @@ export interface DataFile {
 
 /**
  * Open the data file of `--data` (a missing file is refused, never created), run `fn`, and always close
- * the file, whether `fn` returns, throws or rejects. Writes inside run in `transaction(db, ...)`.
+ * the file, whether `fn` returns, throws or rejects. Writes inside run in `transaction(db, ...)`. Closing
+ * folds the WAL into the file (`closeDatabase`), so after the command the file alone is complete; a
+ * file another user owns is refused first (`refuseOtherOwner`).
  * @example .action((opts) => withData(opts, ({ db, workspace }) => listKeys(db, workspace().id)))
  */
-export async function withData<T>(opts: { data: string; workspace?: string }, fn: (data: DataFile) => T | Promise<T>): Promise<T> {
+export async function withData<T>(opts: { data: string; workspace?: string; allowOtherOwner?: boolean }, fn: (data: DataFile) => T | Promise<T>): Promise<T> {
+  refuseOtherOwner(opts);
   const db = openDatabase(opts.data, { create: false });
   try {
     return await fn({ db, workspace: () => requireWorkspace(db, opts.workspace ?? "default") });
   } finally {
-    db.close();
+    closeDatabase(db);
   }
 }
 
@@ -105,22 +109,7 @@ export function oneOf<T extends string>(name: string, choices: readonly T[]): (v
   };
 }
 
-const ON = ["on", "yes", "true", "1"];
-const OFF = ["off", "no", "false", "0"];
-
-/**
- * A commander value parser for an on/off setting (on/off, yes/no, true/false, 1/0, any case). Flags that
- * have an environment variable take a value this way: commander alone counts any value, "0" too, as on.
- * @example new Option("--access-log <on|off>").env("FEEDBASE_ACCESS_LOG").argParser(onOff("--access-log"))
- */
-export function onOff(name: string): (value: string) => boolean {
-  return (value) => {
-    const word = value.toLowerCase();
-    if (ON.includes(word)) return true;
-    if (OFF.includes(word)) return false;
-    throw new InvalidArgumentError(`${name} must be on or off (or yes/no, true/false, 1/0)`);
-  };
-}
+export { onOff } from "./on-off.ts";
 
 /**
  * Print rows as an aligned table, or as JSON lines with `--json`.

@@ -1,10 +1,11 @@
 import { Option, type Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
 import { DEMO_WORKSPACE, seedDemo } from "../src/demo/seed.ts";
-import { openDatabase } from "../src/store/db.ts";
+import { closeDatabase, openDatabase } from "../src/store/db.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { dataOption, intInRange, withExamples } from "./common.ts";
+import { refuseOtherOwner } from "./owner.ts";
 import type { Io } from "./io.ts";
 
 /** An ingredient of the demo with a name that needs escaping: the curl lines show how. */
@@ -19,8 +20,9 @@ export function registerDemo(program: Command, io: Io): void {
       .addOption(dataOption())
       .addOption(new Option("--port <n>", "port the server will listen on, for the printed curl lines").env("FEEDBASE_PORT").default(8080).argParser(intInRange("--port", 1, 65535)))
       .action(
-        (opts: { data: string; port: number }) => {
+        (opts: { data: string; port: number; allowOtherOwner?: boolean }) => {
           // Like serve, demo may create the data file: it is how a first start begins.
+          refuseOtherOwner(opts);
           const db = openDatabase(opts.data, { create: true });
           try {
             const demo = seedDemo(db, isoTime(Date.now()));
@@ -50,7 +52,7 @@ export function registerDemo(program: Command, io: Io): void {
               ].join("\n"),
             );
           } finally {
-            db.close();
+            closeDatabase(db);
           }
         },
       ),

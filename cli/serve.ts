@@ -1,16 +1,18 @@
 import { Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
-import { startService } from "../src/service.ts";
+import { PortInUseError, startService } from "../src/service.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
 import { dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
 import { CliFailure } from "./failure.ts";
+import { refuseOtherOwner } from "./owner.ts";
 import type { Io } from "./io.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
 
 interface ServeOptions {
   data: string;
+  allowOtherOwner?: boolean;
   host: string;
   port: number;
   tlsCert?: string;
@@ -54,6 +56,7 @@ function start(options: Parameters<typeof startService>[0], opts: ServeOptions):
   try {
     return startService(options);
   } catch (error) {
+    if (error instanceof PortInUseError) throw new CliFailure(error.message);
     const message = (error as Error).message ?? "";
     if (options.tls && /SSL|PEM|X509|key/i.test(message)) {
       throw new CliFailure(`TLS refused --tls-cert ${opts.tlsCert} / --tls-key ${opts.tlsKey}: ${message.replace(/\s+/g, " ")}`);
@@ -91,6 +94,7 @@ export function registerServe(program: Command, io: Io): void {
     .addOption(new Option("--metrics-token-file <file>", "with --metrics: answer only Authorization: Bearer <the file's token>").env("FEEDBASE_METRICS_TOKEN_FILE"))
     .action(
       async (opts: ServeOptions) => {
+        refuseOtherOwner(opts);
         if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
         if (!opts.tlsCert && !opts.insecureHttp && !LOOPBACK.test(opts.host)) {
           throw new CliFailure(

@@ -7,7 +7,8 @@ import { SOLVER_WASM, solverRuntime } from "./optimize/runtime.ts";
 import { readiness } from "./http/readiness.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startHeapTrim } from "./heap-trim.ts";
-import { openDatabase } from "./store/db.ts";
+import { closeDatabase, openDatabase } from "./store/db.ts";
+import { MIGRATIONS } from "./store/migrations.ts";
 import { DataVersion } from "./store/data-version.ts";
 import { WriteQueue } from "./store/write-queue.ts";
 import { sqliteBackend } from "./store/backend.ts";
@@ -44,8 +45,15 @@ export interface RunningService {
   fetch: (req: Request) => Response | Promise<Response>;
   db: Database;
   logger: Logger;
-  /** Stop accepting, let in-flight requests finish, close the database. */
+  /** Stop accepting, let in-flight requests finish, then fold the WAL into the data file and close it. */
   stop(): Promise<void>;
+}
+
+/** Another process listens on the port (Bun says EADDRINUSE). @example throw new PortInUseError(8080) */
+export class PortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(`Port ${port} is already in use`);
+  }
 }
 
 /**
@@ -56,7 +64,10 @@ export interface RunningService {
 export function startService(options: ServiceOptions): RunningService {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(undefined, clock, options.logLevel);
-  const db = openDatabase(options.dataPath, { create: true });
+  const db = openDatabase(options.dataPath, {
+    create: true,
+    onSchemaCopy: (copy, schema) => logger.log("info", "data file copied before migrating it", { copy, fromSchema: schema, toSchema: MIGRATIONS.length }),
+  });
   const version = new DataVersion(db);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
   let recorder: ServiceMetrics | null = null;
@@ -90,7 +101,18 @@ export function startService(options: ServiceOptions): RunningService {
     ...(recorder ? { metrics: { recorder, endpoint: metricsEndpoint(recorder, options.metrics!.token) } } : {}),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
   });
-  const server = startHttpServer({ fetch, host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) });
+  let server: ReturnType<typeof startHttpServer>;
+  try {
+    server = startHttpServer({ fetch, host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) });
+  } catch (error) {
+    // Nothing may go on without the server: no delivery from a process that could not listen.
+    void deliveries.stop();
+    writes.close();
+    version.close();
+    closeDatabase(db);
+    if ((error as { code?: string }).code === "EADDRINUSE") throw new PortInUseError(options.port);
+    throw error;
+  }
   // Compile the solver soon, so the first optimization does not wait the ~0.1 s it takes, but after
   // the start: the first answers do not wait for it either.
   const warmSolver = setTimeout(() => {
@@ -115,7 +137,8 @@ export function startService(options: ServiceOptions): RunningService {
       await deliveries.stop();
       writes.close();
       logger.flush();
-      db.close();
+      version.close();
+      closeDatabase(db);
     },
   };
 }

@@ -281,7 +281,7 @@ describe("feedbase receive", () => {
           body: '{"ingredient":"Teff","old_price":310,"new_price":1}',
         });
         expect(forged.status).toBe(401);
-        // The refusal's line, then (a separate write) what arrived.
+        // The refusal's line and its raw body are two writes: wait for the second too.
         await eventually(() => receiver.output.err.includes('"new_price":1}') && receiver.output.out.includes(" ping "));
 
         const lines = receiver.output.out.split("\n");

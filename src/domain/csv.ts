@@ -13,7 +13,8 @@ const CR = 13;
 
 /**
  * Parse RFC 4180 CSV: quoted fields may hold commas, doubled quotes and newlines; LF or CRLF line ends;
- * a leading UTF-8 BOM is ignored and blank lines are skipped. Malformed quoting is a ValidationError
+ * a leading UTF-8 BOM is ignored and blank lines are skipped; the `'` that `csvLine` puts before a
+ * formula-like cell is taken off. Malformed quoting is a ValidationError
  * naming the line, since guessing would import the wrong values.
  * @example parseCsv('name,price\n"Soybean meal, 48%",455\n') // [{ line: 1, cells: ["name", "price"] }, { line: 2, cells: ["Soybean meal, 48%", "455"] }]
  */
@@ -68,17 +69,39 @@ export function parseCsv(text: string): CsvRecord[] {
       line++;
       break;
     }
-    if (!(cells.length === 1 && cells[0] === "")) records.push({ line: start, cells });
+    if (!(cells.length === 1 && cells[0] === "")) records.push({ line: start, cells: cells.map(unguard) });
   }
   return records;
 }
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
+/**
+ * A cell a spreadsheet would run as a formula (OWASP, "CSV Injection"): it starts with = + - @ tab or
+ * CR, after any quote marks already there. Plain numbers (-4.5) are numbers, not formulas.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
+
+/** Prefix a formula-like cell with `'`, which spreadsheets show as text; `unguard` removes exactly it. */
+function guard(cell: string): string {
+  return FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell) ? "'" + cell : cell;
+}
+
+/** Undo `guard`: one `'` off a cell that `guard` would have prefixed. */
+function unguard(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
+}
 
 /**
- * One CSV line (no line end), quoting a field only when it needs it, so exports stay easy to read.
+ * One CSV line (no line end), quoting a field only when it needs it, so exports stay easy to read. A
+ * cell that a spreadsheet would run as a formula gets a leading `'`; `parseCsv` takes it off again, so
+ * export → import → export is byte-identical (docs/decisions.md#faults).
  * @example csvLine(["Soybean meal, 48%", "455"]) // '"Soybean meal, 48%",455'
+ * @example csvLine(['=HYPERLINK("http://x")', "-4.5"]) // '"\'=HYPERLINK(""http://x"")",-4.5'
  */
 export function csvLine(cells: readonly string[]): string {
-  return cells.map((c) => (NEEDS_QUOTES.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(",");
+  return cells
+    .map(guard)
+    .map((c) => (NEEDS_QUOTES.test(c) ? `"${c.replaceAll('"', '""')}"` : c))
+    .join(",");
 }

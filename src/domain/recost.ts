@@ -3,6 +3,8 @@
  * the stored composition, with the arithmetic of formula-math.ts, so a formula recosted at its own
  * saved prices costs exactly its saved `totalCost`.
  */
+import type { z } from "zod";
+import type { costChangesResponse, formulaCostResponse } from "../schemas/history.ts";
 import { costOf, rawCost, round } from "./formula-math.ts";
 
 /** A saved composition row: `price` and `cost` as frozen at import. */
@@ -24,17 +26,8 @@ export interface SavedFormula {
 
 export type PriceOf = (name: string, row: SavedRow) => number;
 
-export interface FormulaCost {
-  id: string;
-  name: string;
-  batchSize: number;
-  totalCost: number;
-  at: string;
-  cost: number;
-  change: number;
-  changePercent: number | null;
-  ingredients: { name: string; percent: number; amount: number; savedPrice: number; price: number; cost: number; change: number }[];
-}
+/** `data` of GET /v1/formulas/:id/cost, as its schema documents it. */
+export type FormulaCost = z.output<typeof formulaCostResponse>["data"];
 
 /**
  * The cost of a composition at the given prices: unrounded row costs summed, then rounded to 2.
@@ -76,25 +69,9 @@ export function recost(f: SavedFormula, at: string, priceOf: PriceOf): FormulaCo
   };
 }
 
-export interface CostChangeDriver {
-  name: string;
-  priceThen: number;
-  priceNow: number;
-  change: number;
-}
-
-export interface CostChange {
-  id: string;
-  name: string;
-  species: string;
-  subcategory: string;
-  batchSize: number;
-  costThen: number;
-  costNow: number;
-  change: number;
-  changePercent: number | null;
-  drivers: CostChangeDriver[];
-}
+/** One formula of GET /v1/reports/cost-changes, as its schema documents it. */
+export type CostChange = z.output<typeof costChangesResponse>["data"][number];
+export type CostChangeDriver = CostChange["drivers"][number];
 
 const byBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -10,6 +10,7 @@ import { dispatch, Router } from "./router.ts";
 import { accessOf, type RequestContext, type Route } from "./route.ts";
 import type { SlidingWindowLimiter } from "../limiter/sliding-window.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
+import { PipelineWatch } from "./pipelining.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 
@@ -33,6 +34,15 @@ export interface FetchDeps {
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
+/**
+ * The HTTP surface as a function. `connection` names the client's connection (address and port) when
+ * the request came over a socket: writes on a connection known to wait for its answers may share a
+ * commit (src/http/pipelining.ts). A call without one (in-process) has no socket to pipeline on and
+ * always may; committing in a microtask there would also keep a caller's request loop from ever
+ * yielding to timers.
+ */
+export type AppFetch = (req: Request, connection?: string) => Response | Promise<Response>;
+
 let requestCounter = 0;
 const requestIdPrefix = crypto.randomUUID().slice(0, 8);
 
@@ -42,7 +52,7 @@ const requestIdPrefix = crypto.randomUUID().slice(0, 8);
  * logged as one JSON line. `startHttpServer` puts it on Bun.serve; tests may call it directly.
  * @example const fetch = createFetch({ routes, backend, findKey, version, logger, limiter, readiness }); await fetch(new Request("http://x/healthz"))
  */
-export function createFetch(options: FetchDeps): (req: Request) => Response | Promise<Response> {
+export function createFetch(options: FetchDeps): AppFetch {
   const { logger, backend, version } = options;
   const clock = options.clock ?? systemClock;
   const router = new Router(options.routes);
@@ -53,6 +63,7 @@ export function createFetch(options: FetchDeps): (req: Request) => Response | Pr
   const bodies = new ReadCache<PreparedBody>();
   // Requests in the same millisecond share one timestamp string (and so one finished cached body).
   const timestampOf = timestamper();
+  const pipelines = new PipelineWatch();
 
   interface Caller {
     key: KeyAuth | null;
@@ -63,6 +74,8 @@ export function createFetch(options: FetchDeps): (req: Request) => Response | Pr
     quiet: boolean;
     /** The matched route's template, for metrics. */
     route: string | null;
+    /** Its writes may wait for the turn's shared commit (nothing can be pipelined behind them). */
+    mayShareCommit: boolean;
   }
 
   /**
@@ -129,7 +142,7 @@ export function createFetch(options: FetchDeps): (req: Request) => Response | Pr
       timestamp,
       rawQuery: query,
       read: backend.read,
-      write: backend.write,
+      write: caller.mayShareCommit ? backend.batchedWrite : backend.write,
       cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined, etag, ifNoneMatch),
       readiness: options.readiness,
       metrics: endpoint,
@@ -192,7 +205,7 @@ export function createFetch(options: FetchDeps): (req: Request) => Response | Pr
     return new Response(reply.body, { status: reply.status, headers });
   }
 
-  return (req) => {
+  return (req, connection) => {
     const started = performance.now();
     const url = req.url;
     const pathStart = url.indexOf("/", url.indexOf("//") + 2);
@@ -201,7 +214,7 @@ export function createFetch(options: FetchDeps): (req: Request) => Response | Pr
     const query = queryStart === -1 ? "" : url.slice(queryStart + 1);
     const given = req.headers.get("x-request-id");
     const requestId = given !== null && REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
-    const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false, route: null };
+    const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false, route: null, mayShareCommit: connection === undefined || pipelines.note(connection) };
     let outcome: Reply | Promise<Reply>;
     try {
       outcome = handle(req, path, query, caller);

@@ -3,7 +3,11 @@ import { HttpError } from "./errors.ts";
 /** docs/decisions.md#http: exactly 1 MiB is accepted, one byte more is refused. */
 export const MAX_BODY_BYTES = 1_048_576;
 
-const tooLarge = () => new HttpError(413, "Request body too large");
+/** A chunked body past the limit is read on (so the connection stays in step) up to this much, then the connection is closed. */
+const DRAIN_BYTES = 16 * MAX_BODY_BYTES;
+
+/** The unread rest of the body is not wanted: the connection closes after the answer. */
+const tooLarge = () => new HttpError(413, "Request body too large", { Connection: "close" });
 
 /**
  * Read a request body as a JSON object, enforcing the 1 MiB limit on the bytes received (a larger
@@ -30,7 +34,7 @@ export async function readJsonObject(req: Request): Promise<Record<string, unkno
 /**
  * A chunked body has no length to check up front: count as it streams and keep nothing past the limit.
  * The rest is drained rather than abandoned, because Bun would otherwise read the unread chunks as the
- * next request on the same connection; Bun's maxRequestBodySize bounds the draining.
+ * next request on the same connection; past DRAIN_BYTES the answer closes the connection instead.
  */
 async function readCapped(req: Request): Promise<Uint8Array> {
   if (!req.body) return new Uint8Array(0);
@@ -39,6 +43,7 @@ async function readCapped(req: Request): Promise<Uint8Array> {
   for await (const chunk of req.body) {
     total += chunk.byteLength;
     if (total <= MAX_BODY_BYTES) chunks.push(chunk);
+    else if (total > DRAIN_BYTES) throw tooLarge();
   }
   if (total > MAX_BODY_BYTES) throw tooLarge();
   return Buffer.concat(chunks);

@@ -139,5 +139,5 @@ export function defineRoute<P extends string, Q extends QuerySchema | undefined 
   return spec as unknown as Route;
 }
 
-/** Who may call a route, its default filled in (docs/decisions.md#keys-and-authentication). */
+/** Who may call a route, its default filled in (docs/decisions.md#keys-and-authentication). @example accessOf({ method: "PUT" }) // "write" */
 export const accessOf = (route: Pick<Route, "method" | "access">): Access => route.access ?? (route.method === "GET" ? "read" : "write");

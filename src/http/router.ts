@@ -152,7 +152,8 @@ function parseQuery(schema: QuerySchema, repeated: Set<string>, rawQuery: string
 export function decodeSegment(segment: string): string {
   if (!segment.includes("%")) return segment;
   try {
-    return decodeURIComponent(segment);
+    // NFC, as names are stored: `Caf%C3%A9` and `Cafe%CC%81` name the same ingredient.
+    return decodeURIComponent(segment).normalize("NFC");
   } catch {
     throw new HttpError(400, "Malformed percent-escape in path");
   }

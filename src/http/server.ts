@@ -1,9 +1,9 @@
 import type { Server } from "bun";
-import { MAX_BODY_BYTES } from "./body.ts";
+import type { AppFetch } from "./app.ts";
 
 export interface HttpServerOptions {
   /** The HTTP surface (src/http/app.ts `createFetch`). */
-  fetch: (req: Request) => Response | Promise<Response>;
+  fetch: AppFetch;
   host: string;
   port: number;
   tls?: { cert: string; key: string };
@@ -18,9 +18,16 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     hostname: options.host,
     port: options.port,
     development: false,
-    // Only a backstop: the 1 MiB limit with its error object is enforced in src/http/body.ts.
-    maxRequestBodySize: MAX_BODY_BYTES * 16,
+    // Bun sets SO_REUSEPORT unless told not to (with development off): a second serve on the same port
+    // would start and take half the connections. Refused instead (EADDRINUSE).
+    reusePort: false,
+    // Bun answers a Content-Length above this itself, with a bare 413 (no error object, no request id):
+    // set out of reach, so src/http/body.ts judges every length and answers with the error object.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     ...(options.tls ? { tls: { cert: options.tls.cert, key: options.tls.key } } : {}),
-    fetch: options.fetch,
+    fetch(req, server) {
+      const ip = server.requestIP(req);
+      return options.fetch(req, ip === null ? undefined : `${ip.address}:${ip.port}`);
+    },
   });
 }

@@ -8,19 +8,27 @@ export const PRICE_MAX = 1e9;
 export const NUTRIENT_VALUE_LIMIT = 1e9;
 export const NUTRIENTS_MAX = 500;
 
+/** Text with an unpaired UTF-16 surrogate cannot be stored as UTF-8 without becoming another text. */
+const WELL_FORMED = (s: string) => s.isWellFormed();
+
 /**
- * A text field: trimmed, within a length in characters, no control characters.
+ * A text field: refused with a lone surrogate, trimmed, Unicode-normalized to NFC (so `Café` typed
+ * either way is one name), within a length in characters, no control characters.
  * @example text("species", 100).parse("  Poultry ") // "Poultry"
  */
 export function text(field: string, max: number) {
   return z
     .string()
-    .transform((s) => s.trim())
+    .refine(WELL_FORMED, { message: `${field} must not contain a lone surrogate (invalid Unicode)`, abort: true })
+    .transform((s) => s.trim().normalize("NFC"))
     .refine((s) => chars(s) >= 1 && chars(s) <= max, `${field} must be 1 to ${max} characters`)
     .refine((s) => !CONTROL.test(s), `${field} must not contain control characters`);
 }
 
-export const ingredientName = text("name", 200).meta({ description: "Unique within the workspace (exact match); trimmed.", example: "Soybean meal 48%" });
+export const ingredientName = text("name", 200)
+  // No URL reaches an ingredient called . or .. (clients and proxies resolve them as path steps).
+  .refine((s) => s !== "." && s !== "..", "name must not be . or ..")
+  .meta({ description: "Unique within the workspace (exact match); trimmed.", example: "Soybean meal 48%" });
 export const categoryName = text("category", 100).meta({ description: "Category (pool) name.", example: "Protein meals" });
 export const price = z.number().min(0).max(PRICE_MAX).meta({ description: "Price per ton.", example: 462.5 });
 
@@ -39,7 +47,13 @@ const nutrientRecord = z
     if (keys.length > NUTRIENTS_MAX) ctx.issues.push({ code: "custom", message: `nutrients must have at most ${NUTRIENTS_MAX} keys`, input: ctx.value });
     const bad = keys.find((k) => k.length < 1 || k.length > 64 || CONTROL.test(k));
     if (bad !== undefined) ctx.issues.push({ code: "custom", message: "nutrient keys must be 1 to 64 characters without control characters", input: ctx.value });
+    if (!keys.every(WELL_FORMED)) ctx.issues.push({ code: "custom", message: "nutrient keys must not contain a lone surrogate (invalid Unicode)", input: ctx.value });
+    else if (new Set(keys.map((k) => k.normalize("NFC"))).size !== keys.length) {
+      ctx.issues.push({ code: "custom", message: "nutrient keys must differ after Unicode normalization (NFC)", input: ctx.value });
+    }
   })
+  // One spelling per key: the NFC form, in the order given.
+  .transform((record) => Object.fromEntries(Object.entries(record).map(([key, value]) => [key.normalize("NFC"), value])))
   .meta({ description: "Nutrient key to value, in the order given.", example: { ME_poultry: 2440, CP: 48.5, Lys: 2.96 } });
 
 export const nutrients = z.preprocess((value, ctx) => {
@@ -63,7 +77,11 @@ export const updatePriceBody = z.strictObject({ price, inStock: z.boolean().opti
 
 /** Filters of GET /v1/ingredients and GET /v1/prices; unknown parameters are ignored. */
 export const ingredientQuery = z.object({
-  category: z.string().optional().meta({ description: "Only this category (exact, case-sensitive)." }),
+  category: z
+    .string()
+    .optional()
+    .transform((s) => s?.normalize("NFC"))
+    .meta({ description: "Only this category (exact, case-sensitive)." }),
   inStock: z
     .enum(["true", "false"], { error: "inStock must be true or false" })
     .optional()

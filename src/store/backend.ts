@@ -48,7 +48,10 @@ export type Writes = { [K in keyof typeof WRITES]: (...args: Rest<(typeof WRITES
 /** What a storage backend gives the HTTP layer. */
 export interface Backend {
   read: Reads;
+  /** Writes answered before the server reads the connection's next request (it may be pipelined). */
   write: Writes;
+  /** The same writes, allowed to wait and share a commit: for a connection that waits for its answers (src/http/pipelining.ts). */
+  batchedWrite: Writes;
 }
 
 /**
@@ -61,13 +64,16 @@ export function sqliteBackend(db: Database, queue: WriteQueue, afterWrite: reado
   for (const [name, fn] of Object.entries(READS) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
     read[name] = (...args: unknown[]) => fn(db, ...args);
   }
-  const write: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(WRITES) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
-    write[name] = (...args: unknown[]) =>
-      queue.run((tx) => {
-        for (const effect of afterWrite) tx.afterCommit(effect);
-        return fn(db, ...args) as never;
-      });
-  }
-  return { read: read as Reads, write: write as Writes };
+  const writes = (schedule: WriteQueue["run"]): Writes => {
+    const write: Record<string, unknown> = {};
+    for (const [name, fn] of Object.entries(WRITES) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
+      write[name] = (...args: unknown[]) =>
+        schedule((tx) => {
+          for (const effect of afterWrite) tx.afterCommit(effect);
+          return fn(db, ...args) as never;
+        });
+    }
+    return write as Writes;
+  };
+  return { read: read as Reads, write: writes((work) => queue.run(work)), batchedWrite: writes((work) => queue.runLater(work)) };
 }

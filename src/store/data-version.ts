@@ -24,6 +24,11 @@ export class DataVersion {
     return this.generation;
   }
 
+  /** Finalize the statement, so the database can close completely (src/store/db.ts closeDatabase). */
+  close(): void {
+    this.pragma.finalize();
+  }
+
   /** Our own connection committed: data_version does not change for the connection that wrote. */
   touch(): void {
     this.generation++;

@@ -45,6 +45,8 @@ export interface OpenOptions {
   /** Only `serve` and `demo` may create a missing file, so a key is never issued into a stray one. */
   create: boolean;
   readonly?: boolean;
+  /** Told where an older file was copied before it was migrated (serve logs it). */
+  onSchemaCopy?: (copy: string, schema: number) => void;
 }
 
 /**
@@ -68,13 +70,31 @@ export function openDatabase(path: string, options: OpenOptions): Database {
   db.run("PRAGMA synchronous = FULL");
   db.run("PRAGMA foreign_keys = ON");
   capPagesForTests(db);
-  migrate(db);
+  try {
+    migrate(db, path, options.onSchemaCopy);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
 }
 
-function migrate(db: Database): void {
+/**
+ * Bring the schema up to date. A file from a newer feedbase is refused (its tables may mean what this
+ * one does not know); an older one is first copied beside itself as `<file>.pre-schema-<n>`, so a
+ * migration that goes wrong, or a change of mind, can go back (docs/decisions.md#faults).
+ */
+function migrate(db: Database, path: string, onSchemaCopy: OpenOptions["onSchemaCopy"]): void {
   const current = () => (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
-  if (current() >= MIGRATIONS.length) return;
+  const found = current();
+  if (found > MIGRATIONS.length) throw new DataFileError(`This data file has schema ${found}; this feedbase knows up to ${MIGRATIONS.length}: upgrade feedbase`);
+  if (found === MIGRATIONS.length) return;
+  if (found > 0 && path !== ":memory:") {
+    const copy = `${path}.pre-schema-${found}`;
+    // Another process opening the same old file at the same time may have made it already.
+    if (!existsSync(copy)) db.run("VACUUM INTO ?", [copy]);
+    onSchemaCopy?.(copy, found);
+  }
   // IMMEDIATE takes the write lock first, so a server and a CLI opening a new file together migrate once.
   transaction(db, () => {
     for (let version = current(); version < MIGRATIONS.length; version++) {
@@ -93,4 +113,32 @@ function capPagesForTests(db: Database): void {
   if (cap === undefined || cap === "") return;
   if (!/^\d+$/.test(cap)) throw new Error(`FEEDBASE_TEST_MAX_PAGES must be a whole number, not ${cap}`);
   db.run(`PRAGMA max_page_count = ${cap}`);
+}
+
+/**
+ * Close the data file so that, if no other process has it open, the file alone holds everything: move
+ * the WAL into it and empty it (TRUNCATE), then close for real, which fails if a statement is still
+ * prepared (SQLite would otherwise keep the connection open and the -wal and -shm beside the file). With
+ * another process on the file (the server, for an admin command), the checkpoint does not wait for it:
+ * the WAL is that process's to fold in when it closes. docs/decisions.md#faults.
+ * @example closeDatabase(db) // feedbase.db-wal and feedbase.db-shm are gone
+ */
+export function closeDatabase(db: Database): void {
+  try {
+    db.run("PRAGMA busy_timeout = 0");
+    // PASSIVE copies the WAL without blocking the server's writers; the TRUNCATE after it, which does
+    // block them, then has almost nothing left to copy (an admin command must not stall the server).
+    db.run("PRAGMA wal_checkpoint(PASSIVE)");
+    db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  } catch {
+    // Busy or a full disk: the WAL stays and holds the data; closing below still works.
+  }
+  try {
+    db.close(true);
+  } catch {
+    // bun:sqlite caches 20 statements; beyond that `query` hands out statements that are finalized
+    // only when collected. Collect them, then close for real.
+    Bun.gc(true);
+    db.close(true);
+  }
 }

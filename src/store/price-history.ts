@@ -4,26 +4,15 @@
  * strings (UTC, milliseconds), so comparing them as text is comparing them in time.
  */
 import type { Database } from "bun:sqlite";
+import type { z } from "zod";
+import type { priceHistoryResponse } from "../schemas/history.ts";
 import type { IngredientFilters, PriceEntry } from "./ingredients.ts";
 import { requireIngredient } from "./ingredients.ts";
 
-export type PriceSource = "api" | "import" | "demo";
-
-export interface PriceHistoryEntry {
-  price: number;
-  inStock: boolean;
-  at: string;
-  source: PriceSource;
-}
-
-export interface PriceHistory {
-  name: string;
-  category: string;
-  price: number;
-  inStock: boolean;
-  /** Newest first; entries of the same instant newest recorded first. */
-  history: PriceHistoryEntry[];
-}
+/** `data` of GET /v1/prices/:name, as its schema documents it: newest entry first. */
+export type PriceHistory = z.output<typeof priceHistoryResponse>["data"];
+export type PriceHistoryEntry = PriceHistory["history"][number];
+export type PriceSource = PriceHistoryEntry["source"];
 
 export interface PricePoint {
   price: number;

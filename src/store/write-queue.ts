@@ -22,15 +22,21 @@ const MAX_BATCH = 256;
 
 /**
  * Group commit, and the server's one transaction owner. With `synchronous=FULL` every commit waits for
- * an fsync, and bun:sqlite blocks the one JavaScript thread while it does. Writes queued in the same
- * event-loop turn therefore share one IMMEDIATE transaction: each runs in its own savepoint (a failing
- * write rolls back only itself), and every promise settles only after the shared COMMIT is durable —
- * nothing is acknowledged before it.
+ * an fsync, and bun:sqlite blocks the one JavaScript thread while it does. Queued writes therefore share
+ * one IMMEDIATE transaction: each runs in its own savepoint (a failing write rolls back only itself),
+ * and every promise settles only after the shared COMMIT is durable — nothing is acknowledged before it.
+ *
+ * When: `run` commits before the current microtasks end. Bun 1.3 closes a connection when it parses a
+ * pipelined request while the answer ahead of it is still pending, and it parses it right after the
+ * current request's microtasks (src/http/pipelining.ts). `runLater` waits for the next such commit or
+ * the end of the event-loop turn, so the writes of many connections share one fsync: for delivery
+ * outcomes, and for requests on connections known to wait for their answers.
  * @example const detail = await writes.run((tx) => { tx.afterCommit(dataChanged); return updatePrice(db, actor, "Maize", { price: 219 }) })
  */
 export class WriteQueue {
   private queue: Pending[] = [];
-  private scheduled = false;
+  private soon = false;
+  private later = false;
   private closed = false;
 
   constructor(
@@ -46,30 +52,49 @@ export class WriteQueue {
    * and an async one is refused at compile time (`NotPromise`).
    */
   run<T>(work: (tx: WriteTx) => NotPromise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new Error("the write queue is closed (shutting down)"));
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+    return this.enqueue(work, true);
+  }
+
+  /**
+   * Queue a write that may wait: it commits with the next `run`, at the latest at the end of the
+   * event-loop turn. @example await writes.runLater(() => finishAttempt(db, outcome))
+   */
+  runLater<T>(work: (tx: WriteTx) => NotPromise<T>): Promise<T> {
+    return this.enqueue(work, false);
   }
 
   /** Commit what is queued now and refuse later writes, so the database can be closed. */
   close(): void {
-    while (this.queue.length > 0) this.flush();
+    this.flushAll();
     this.closed = true;
   }
 
+  private enqueue<T>(work: (tx: WriteTx) => NotPromise<T>, soon: boolean): Promise<T> {
+    if (this.closed) return Promise.reject(new Error("the write queue is closed (shutting down)"));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      if (soon && !this.soon) {
+        this.soon = true;
+        queueMicrotask(() => {
+          this.soon = false;
+          this.flushAll();
+        });
+      } else if (!soon && !this.later) {
+        this.later = true;
+        setImmediate(() => {
+          this.later = false;
+          this.flushAll();
+        });
+      }
+    });
+  }
+
+  private flushAll(): void {
+    while (this.queue.length > 0) this.flush();
+  }
+
   private flush(): void {
-    this.scheduled = false;
     const batch = this.queue.splice(0, MAX_BATCH);
-    if (batch.length === 0) return;
-    if (this.queue.length > 0) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
     const outcomes: { ok: boolean; value: unknown }[] = [];
     const effects = new Set<() => void>();
     try {

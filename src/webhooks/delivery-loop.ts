@@ -234,7 +234,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   function persist(outcome: AttemptOutcome, disable: string | null): Promise<boolean> {
     // No API read shows deliveries or webhooks, so cached bodies stay valid across these commits; the
     // loop looks again after it (a later event for the same ingredient may be free to go now).
-    return writes.run((tx) => {
+    return writes.runLater((tx) => {
       tx.afterCommit(wake);
       const recorded = finishAttempt(db, outcome);
       if (recorded && disable !== null) setWebhookEnabled(db, disable, false, `receiver answered 410 Gone at ${outcome.now}`);

@@ -1,0 +1,65 @@
+/** Issue 15, item 9: a newer data file is refused; an older one is kept beside itself before it is migrated. */
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { MIGRATIONS } from "../src/store/migrations.ts";
+import { cli, spawnServe, tempDir } from "./helpers/harness.ts";
+
+const KNOWN = MIGRATIONS.length;
+const schemaOf = (path: string) => {
+  const db = new Database(path, { readonly: true });
+  const { user_version } = db.query("PRAGMA user_version").get() as { user_version: number };
+  db.close();
+  return user_version;
+};
+
+describe("schema versions", () => {
+  test("a file from a newer feedbase: every command and serve refuse with one line, exit 1, and leave it alone", async () => {
+    const tmp = tempDir();
+    try {
+      expect((await cli(["demo", "--data", tmp.dataPath])).code).toBe(0);
+      const db = new Database(tmp.dataPath);
+      db.run(`PRAGMA user_version = ${KNOWN + 1}`);
+      db.close();
+      const expected = `error: This data file has schema ${KNOWN + 1}; this feedbase knows up to ${KNOWN}: upgrade feedbase\n`;
+      for (const args of [["key", "list"], ["serve", "--port", "0"]]) {
+        const result = await cli([...args, "--data", tmp.dataPath]);
+        expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 1, stderr: expected });
+      }
+      expect(schemaOf(tmp.dataPath)).toBe(KNOWN + 1);
+    } finally {
+      tmp.cleanup();
+    }
+  }, 30_000);
+
+  test("a file from an older feedbase is copied to <file>.pre-schema-<n> before it is migrated, and serve logs it", async () => {
+    const tmp = tempDir();
+    try {
+      const old = KNOWN - 1;
+      const db = new Database(tmp.dataPath);
+      db.run("PRAGMA journal_mode = WAL");
+      for (let version = 0; version < old; version++) db.run(MIGRATIONS[version]!);
+      db.run(`PRAGMA user_version = ${old}`);
+      db.run("INSERT INTO ingredients (workspace_id, name, category, price, in_stock, nutrients, nutrient_count, created_at, updated_at) VALUES (1, 'Old maize', 'Cereals', 200, 1, '{}', 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')");
+      db.close();
+
+      const server = await spawnServe(tmp.dataPath);
+      const code = await server.stop();
+      expect(code).toBe(0);
+      const copy = `${tmp.dataPath}.pre-schema-${old}`;
+      expect(existsSync(copy)).toBe(true);
+      expect(schemaOf(copy)).toBe(old);
+      expect(schemaOf(tmp.dataPath)).toBe(KNOWN);
+      const kept = new Database(copy, { readonly: true });
+      expect(kept.query("SELECT name FROM ingredients").all()).toEqual([{ name: "Old maize" }]);
+      kept.close();
+      const line = server
+        .output()
+        .split("\n")
+        .find((l) => l.includes("copied before migrating"));
+      expect(JSON.parse(line!)).toMatchObject({ level: "info", copy, fromSchema: old, toSchema: KNOWN });
+    } finally {
+      tmp.cleanup();
+    }
+  }, 30_000);
+});
