@@ -3,6 +3,8 @@
  * in the same run, and every run with its disturbance, so a reader can judge each figure.
  */
 
+import { renderHistory, type HistoryBench } from "./history.ts";
+
 /** One endpoint under load; `available` is false (with `why`) when the server cannot answer it yet. */
 export interface ScenarioSpec {
   id: string;
@@ -56,6 +58,7 @@ export interface BenchReport {
   memory: { idleRssKiB: number; bareIdleRssKiB: number; peakRssKiB: number; bareRssPeakKiB: number; served: number };
   limiter: Record<string, number> | null;
   webhooks: { json: Record<string, unknown> | null; raw: string } | null;
+  history: { figures: HistoryBench | null; failure: string | null };
   importTime: { rows: number; bytes: number; importMs: number; baselineMs: number } | null;
   coldStart: { ms: number; bareMs: number; runs: number };
   executable: { bytes: number; bareBytes: number };
@@ -294,6 +297,8 @@ export function renderReport(r: BenchReport): string {
     line("```");
   }
   line();
+
+  for (const l of renderHistory(r.history.figures, r.history.failure ?? undefined)) line(l);
 
   line("## Import time");
   line();

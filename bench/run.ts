@@ -10,7 +10,7 @@
  * idle machine before each run and noting the runs other processes disturbed. PUT is compared with
  * bench/bare-commit.ts. The small read is also run against a second `feedbase serve --metrics`
  * right after the first, for the cost of metrics. Then the extra figures: limiter cost, webhooks,
- * import, cold start, executable size, memory. `make bench-metrics` (FEEDBASE_BENCH_METRICS_ONLY=1)
+ * price history (bench/history.ts), import, cold start, executable size, memory. `make bench-metrics` (FEEDBASE_BENCH_METRICS_ONLY=1)
  * runs only the metrics comparison and prints its table, leaving RESULTS.md alone.
  *
  * Progress goes to stderr; nothing here asserts a speed (figures are for reading, not for failing).
@@ -23,6 +23,7 @@ import { generateFormulas, generateIngredients, ingredientsCsv, seedIngredients,
 import type { CapturedResponse } from "./bare-server.ts";
 import type { CreateIngredient } from "../src/schemas/ingredients.ts";
 import { describeMachine, freePort, memoryKiB, startCpuMeter, waitForIdle } from "./system.ts";
+import { benchHistory } from "./history.ts";
 import { median, renderMetricsCost, renderReport, usedPairs, type BenchReport, type CommitResult, type RunRecord, type ScenarioSpec } from "./report.ts";
 import { openDatabase } from "../src/store/db.ts";
 
@@ -244,6 +245,7 @@ async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport>
 
   const limiter = await extraLimiter(notes);
   const webhooks = await extraWebhooks(notes);
+  const history = await extraHistory();
   const importTime = await extraImport(tmp, notes);
   const coldStart = await extraColdStart(dataPath, keys[0]!, bareExe, captured, tmp);
 
@@ -264,6 +266,7 @@ async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport>
     memory: { idleRssKiB, bareIdleRssKiB, peakRssKiB, bareRssPeakKiB, served },
     limiter,
     webhooks,
+    history,
     importTime,
     coldStart,
     executable: { bytes: statSync(EXE).size, bareBytes: statSync(bareExe).size },
@@ -457,6 +460,16 @@ async function extraWebhooks(notes: string[]): Promise<{ json: Record<string, un
     return { json: JSON.parse(last) as Record<string, unknown>, raw: out.stdout };
   } catch {
     return { json: null, raw: out.stdout || out.stderr };
+  }
+}
+
+/** bench/history.ts: the history reads' latency, and GET /v1/prices and PUT against the build before the history. */
+async function extraHistory(): Promise<BenchReport["history"]> {
+  progress("price history (bench/history.ts)");
+  try {
+    return { figures: await benchHistory(EXE), failure: null };
+  } catch (error) {
+    return { figures: null, failure: oneLine(String((error as Error).message ?? error)) };
   }
 }
 
