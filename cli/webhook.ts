@@ -258,6 +258,13 @@ export function registerWebhook(program: Command, io: Io): void {
               ];
               io.out(lines.join("\n") + "\n");
             }
+            // The loop sends only for enabled webhooks: a retry for a disabled one would wait without a word.
+            const named = opts.webhook !== undefined ? [opts.webhook] : ids.flatMap((id) => listDeliveries(db, { id, limit: 1 }).map((d) => d.webhookId));
+            for (const hook of listWebhooks(db)) {
+              if (hook.status === "disabled" && hook.pending > 0 && (named.length === 0 || named.includes(hook.id))) {
+                io.err(`note: ${hook.id} is disabled (${hook.disabledReason ?? "no reason given"}): its ${hook.pending} pending wait for feedbase webhook enable ${hook.id}\n`);
+              }
+            }
           });
         },
       ),

@@ -210,6 +210,15 @@ describe("retry now", () => {
     for (const name of ["Spelt", "Sorghum"]) expect(sent(r, name)).toEqual(["ingredient.added 100", "ingredient.added 100", "price.updated 101", "price.updated 102"]);
   });
 
+  test("retry for a disabled webhook says so: its deliveries wait for enable", async () => {
+    const { hook } = await waitingOnBackoff(["Quinoa"]);
+    expect((await feedbase(slow, ["disable", hook.id])).code).toBe(0);
+    const out = await feedbase(slow, ["retry", "--pending", "--webhook", hook.id]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe("Made 1 delivery due now\n");
+    expect(out.stderr).toMatch(new RegExp(`^note: ${hook.id} is disabled \\(disabled by an admin at \\S+\\): its 3 pending wait for feedbase webhook enable ${hook.id}\n$`));
+  });
+
   test("--webhook without --failed or --pending, or two modes at once, is exit 2", async () => {
     for (const args of [["retry", "dlv_x", "--webhook", "wh_x"], ["retry", "--failed", "--pending"], ["retry", "dlv_x", "--pending"]]) {
       const r = await feedbase(slow, args);
