@@ -1,14 +1,15 @@
 # feedbase — every target works on a machine that has only Node.js and npm:
 # a pinned Bun comes from the npm registry (the `bun` package ships the binary) into .tools/.
-BUN_VERSION := 1.3.14
+BUN_VERSION := 1.4.5
 # The admin commands' own default (--data ./feedbase.db), so `dist/feedbase key list` run here reads
 # the file `make run` serves.
 DATA ?= feedbase.db
 PORT ?= 8080
 
-SYSTEM_BUN := $(shell command -v bun 2>/dev/null)
+# A Bun already on the PATH is used only when it is the pinned version (Bun.sql's listen() is 1.4's).
+SYSTEM_BUN := $(shell b=$$(command -v bun 2>/dev/null) && [ "$$($$b --version 2>/dev/null)" = "$(BUN_VERSION)" ] && echo $$b)
 ifeq ($(SYSTEM_BUN),)
-BUN := $(CURDIR)/.tools/node_modules/bun/bin/bun.exe
+BUN := $(CURDIR)/.tools/bun-$(BUN_VERSION)/node_modules/bun/bin/bun.exe
 else
 BUN := $(SYSTEM_BUN)
 endif
@@ -22,7 +23,7 @@ VERSION := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' package.json | h
 # The packaged executable: the same program compiled onto a Bun runtime without its symbol table
 # (stripping the compiled file afterwards would cut off the program embedded in it).
 RELEASE_EXE := dist/release/feedbase
-STRIPPED_BUN := .tools/bun-stripped
+STRIPPED_BUN := .tools/bun-$(BUN_VERSION)-stripped
 DEB := dist/feedbase_$(VERSION)_amd64.deb
 DEB_INPUTS := $(wildcard deploy/debian/* deploy/*.service deploy/*.timer deploy/prometheus/*.yml) deploy/feedbase.env deploy/litestream.yml README.md
 
@@ -103,8 +104,8 @@ $(DEPS): package.json bun.lock $(BUN)
 	$(BUN) install --frozen-lockfile
 	@touch $@
 
-$(CURDIR)/.tools/node_modules/bun/bin/bun.exe:
-	npm install --prefix .tools --no-save --no-audit --no-fund --loglevel=error bun@$(BUN_VERSION)
+$(CURDIR)/.tools/bun-$(BUN_VERSION)/node_modules/bun/bin/bun.exe:
+	npm install --prefix .tools/bun-$(BUN_VERSION) --no-save --no-audit --no-fund --loglevel=error bun@$(BUN_VERSION)
 	@test -x $@ || { echo "Bun $(BUN_VERSION) did not install from the npm registry" >&2; exit 1; }
 
 clean:
