@@ -1,0 +1,81 @@
+/**
+ * The PostgreSQL backend's connection: chosen by a `postgres://` or `postgresql://` URL, opened through
+ * Bun.sql, its schema brought up to date under an advisory lock (instances starting together migrate
+ * once). The URL's password is never printed: every message shows `redactUrl(url)`.
+ */
+import { SQL } from "bun";
+import { DataFileError } from "../db.ts";
+import { PG_MIGRATIONS } from "./migrations.ts";
+
+/** The advisory lock key the migrations hold (any constant; "feedbase" in ASCII, truncated). */
+const MIGRATION_LOCK = 0x66656564_62617365n;
+
+/** True for the URLs that select PostgreSQL. @example isPostgresUrl("postgres://mill@db/feedbase") // true */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(value);
+}
+
+/**
+ * The URL with its password replaced by `***`, for every log line and message.
+ * @example redactUrl("postgres://mill:s3cret@db:5432/feedbase") // "postgres://mill:***@db:5432/feedbase"
+ */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    for (const name of [...parsed.searchParams.keys()]) if (/pass/i.test(name)) parsed.searchParams.set(name, "***");
+    return parsed.href;
+  } catch {
+    // Not even a URL: show only the scheme, whatever follows may be a secret.
+    return url.replace(/^([a-z]+:\/\/).*$/i, "$1***");
+  }
+}
+
+export interface PgOptions {
+  /** Connections in the pool (default 10). */
+  max?: number;
+  /** Refuse a database whose schema is older instead of migrating it (commands that must not change it). */
+  noMigrate?: boolean;
+}
+
+/**
+ * Connect, check the server answers, and bring the schema up to date. A refused connection, a wrong
+ * password or a missing database is one line naming the redacted URL and PostgreSQL's reason.
+ * @example const sql = await openPostgres("postgres://mill@127.0.0.1/feedbase")
+ */
+export async function openPostgres(url: string, options: PgOptions = {}): Promise<SQL> {
+  const sql = new SQL(url, { max: options.max ?? 10, connectionTimeout: 10, idleTimeout: 60 });
+  try {
+    await migrate(sql);
+  } catch (error) {
+    await sql.close().catch(() => {});
+    if (error instanceof DataFileError) throw error;
+    throw new DataFileError(`Cannot use PostgreSQL at ${redactUrl(url)}: ${reason(error)}`);
+  }
+  return sql;
+}
+
+/** PostgreSQL's own words for a failure, without anything that could hold the password. */
+function reason(error: unknown): string {
+  const message = String((error as Error)?.message ?? error).replace(/\s+/g, " ").trim();
+  return message === "" ? String((error as { code?: string }).code ?? "unknown error") : message;
+}
+
+/**
+ * Apply the migrations this database has not had, in one transaction under the advisory lock; a
+ * database from a newer feedbase is refused, as a newer SQLite file is.
+ */
+async function migrate(sql: SQL): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await tx`CREATE TABLE IF NOT EXISTS feedbase_schema (version INTEGER NOT NULL)`;
+    const rows = (await tx`SELECT version FROM feedbase_schema`) as { version: number }[];
+    const found = rows[0]?.version ?? 0;
+    if (found > PG_MIGRATIONS.length) {
+      throw new DataFileError(`This database has schema ${found}; this feedbase knows up to ${PG_MIGRATIONS.length}: upgrade feedbase`);
+    }
+    for (let version = found; version < PG_MIGRATIONS.length; version++) await tx.unsafe(PG_MIGRATIONS[version]!).simple();
+    if (rows.length === 0) await tx`INSERT INTO feedbase_schema (version) VALUES (${PG_MIGRATIONS.length})`;
+    else if (found < PG_MIGRATIONS.length) await tx`UPDATE feedbase_schema SET version = ${PG_MIGRATIONS.length}`;
+  });
+}
