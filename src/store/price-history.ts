@@ -2,6 +2,12 @@
  * The price history: one entry per change of an ingredient's price or stock status, written by the
  * same transaction as the change (docs/decisions.md#price-history-and-formula-costs). Instants are the stored ISO
  * strings (UTC, milliseconds), so comparing them as text is comparing them in time.
+ *
+ * Entries live in two tables: `price_history`, indexed by ingredient and instant, and `price_log`, where
+ * a change appends its entry without touching an index (a page at a random place of that index, synced
+ * with every PUT, cost a quarter of the PUT throughput). Every FOLD_AT entries the log moves into the
+ * history in one statement. Every entry of the log was recorded after every entry of the history, so
+ * between two entries at the same instant the log's is the later one. Every read here takes both.
  */
 import type { Database } from "bun:sqlite";
 import type { z } from "zod";
@@ -19,15 +25,32 @@ export interface PricePoint {
   inStock: boolean;
 }
 
+/** The log's length at which it moves into the indexed history (bench/history.ts measured the choice). */
+export const FOLD_AT = 4096;
+
 /**
  * Append an entry for an ingredient of the workspace. Call inside the transaction that makes the change.
  * @example recordPrice(db, 1, "Maize", { price: 219, inStock: true, at: now, source: "api" })
  */
 export function recordPrice(db: Database, workspaceId: number, name: string, entry: PricePoint & { at: string; source: PriceSource }): void {
-  db.query(
-    `INSERT INTO price_history (ingredient_id, price, in_stock, at, source)
-     SELECT id, ?, ?, ?, ? FROM ingredients WHERE workspace_id = ? AND name = ?`,
-  ).run(entry.price, entry.inStock ? 1 : 0, entry.at, entry.source, workspaceId, name);
+  const appended = db
+    .query(
+      `INSERT INTO price_log (ingredient_id, price, in_stock, at, source)
+       SELECT id, ?, ?, ?, ? FROM ingredients WHERE workspace_id = ? AND name = ?`,
+    )
+    .run(entry.price, entry.inStock ? 1 : 0, entry.at, entry.source, workspaceId, name);
+  // A fold empties the log and a rowid table numbers from 1 again, so the new rowid is at least its length.
+  if (appended.changes === 1 && Number(appended.lastInsertRowid) >= FOLD_AT) foldPriceLog(db);
+}
+
+/**
+ * Move every entry of the log into the indexed history, in recording order, inside the caller's
+ * transaction. Reads give the same answers before and after.
+ * @example foldPriceLog(db)
+ */
+export function foldPriceLog(db: Database): void {
+  db.run("INSERT INTO price_history (ingredient_id, price, in_stock, at, source) SELECT ingredient_id, price, in_stock, at, source FROM price_log ORDER BY id");
+  db.run("DELETE FROM price_log");
 }
 
 /**
@@ -52,20 +75,33 @@ export interface HistoryRange {
  */
 export function priceHistory(db: Database, workspaceId: number, name: string, range: HistoryRange = {}): PriceHistory {
   const { category, price, inStock } = requireIngredient(db, workspaceId, name);
+  const entries = (table: string, logged: 0 | 1) =>
+    `SELECT price, in_stock, at, source, ${logged} AS logged, id FROM ${table}
+     WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ?1 AND name = ?2) AND (?3 IS NULL OR at >= ?3) AND (?4 IS NULL OR at < ?4)`;
   const rows = db
     .query(
-      `SELECT h.price, h.in_stock AS inStock, h.at, h.source FROM price_history h
-       JOIN ingredients i ON i.id = h.ingredient_id
-       WHERE i.workspace_id = ?1 AND i.name = ?2 AND (?3 IS NULL OR h.at >= ?3) AND (?4 IS NULL OR h.at < ?4)
-       ORDER BY h.at DESC, h.id DESC`,
+      `SELECT price, in_stock AS inStock, at, source FROM (${entries("price_history", 0)} UNION ALL ${entries("price_log", 1)})
+       ORDER BY at DESC, logged DESC, id DESC`,
     )
     .all(workspaceId, name, range.from ?? null, range.to ?? null) as (Omit<PriceHistoryEntry, "inStock"> & { inStock: number })[];
   const history = rows.map((r) => ({ price: r.price, inStock: r.inStock === 1, at: r.at, source: r.source }));
   return { name, category, price, inStock, history };
 }
 
-// The last entry at or before an instant: one backward step in price_history_by_ingredient.
+// The history's last entry at or before an instant: one backward step in price_history_by_ingredient.
 const LAST_AT = (at: string) => `SELECT id FROM price_history WHERE ingredient_id = i.id AND at <= ${at} ORDER BY at DESC, id DESC LIMIT 1`;
+// The log's last entry per ingredient at or before an instant (the log has no index: one pass over it, however many ingredients).
+const LOGGED_LAST_AT = (at: string, only = "") =>
+  `SELECT ingredient_id, price, in_stock, at FROM (
+     SELECT ingredient_id, price, in_stock, at, row_number() OVER (PARTITION BY ingredient_id ORDER BY at DESC, id DESC) AS n
+     FROM price_log WHERE at <= ${at} ${only}) WHERE n = 1`;
+// Of the history's entry h and the log's l, the later; at the same instant the log's (recorded later).
+const LATER = (column: string) => `CASE WHEN l.at IS NOT NULL AND (h.at IS NULL OR l.at >= h.at) THEN l.${column} ELSE h.${column} END`;
+// An ingredient's first entry in either table (a rare fallback: coalesce evaluates it only when needed).
+const FIRST_PRICE = `SELECT price FROM (
+    SELECT price, at, 0 AS logged, id FROM price_history WHERE ingredient_id = i.id
+    UNION ALL SELECT price, at, 1, id FROM price_log WHERE ingredient_id = i.id)
+  ORDER BY at, logged, id LIMIT 1`;
 
 /**
  * The price list as it stood at `at`: ingredients whose first entry is at or before it, each with the
@@ -76,10 +112,14 @@ const LAST_AT = (at: string) => `SELECT id FROM price_history WHERE ingredient_i
 export function pricesAt(db: Database, workspaceId: number, at: string, filters: IngredientFilters = {}): PriceEntry[] {
   const rows = db
     .query(
-      `SELECT i.name, h.price, h.in_stock AS inStock, i.category FROM ingredients i
-       JOIN price_history h ON h.id = (${LAST_AT("?2")})
-       WHERE i.workspace_id = ?1 AND (?3 IS NULL OR i.category = ?3) AND (?4 IS NULL OR h.in_stock = ?4)
-       ORDER BY i.name COLLATE NOCASE, i.name`,
+      `WITH logged AS (${LOGGED_LAST_AT("?2")})
+       SELECT name, price, inStock, category FROM (
+         SELECT i.name, ${LATER("price")} AS price, ${LATER("in_stock")} AS inStock, i.category FROM ingredients i
+         LEFT JOIN price_history h ON h.id = (${LAST_AT("?2")})
+         LEFT JOIN logged l ON l.ingredient_id = i.id
+         WHERE i.workspace_id = ?1 AND (h.id IS NOT NULL OR l.ingredient_id IS NOT NULL) AND (?3 IS NULL OR i.category = ?3)
+         ORDER BY i.name COLLATE NOCASE, i.name)
+       WHERE ?4 IS NULL OR inStock = ?4`,
     )
     .all(workspaceId, at, filters.category ?? null, filters.inStock === undefined ? null : filters.inStock ? 1 : 0) as (Omit<PriceEntry, "inStock"> & { inStock: number })[];
   return rows.map((r) => ({ name: r.name, price: r.price, inStock: r.inStock === 1, category: r.category }));
@@ -93,14 +133,13 @@ export function pricesAt(db: Database, workspaceId: number, at: string, filters:
  * @example pricesInEffect(db, 1, "2026-10-01T00:00:00.000Z").get("Maize") // 221.5
  */
 export function pricesInEffect(db: Database, workspaceId: number, at: string, formulaId?: string): Map<string, number> {
+  const lines = "SELECT ingredient FROM formula_lines WHERE workspace_id = ?1 AND formula_id = ?3";
   const rows = db
     .query(
-      `SELECT i.name, coalesce(
-         (SELECT price FROM price_history WHERE id = (${LAST_AT("?2")})),
-         (SELECT price FROM price_history WHERE ingredient_id = i.id ORDER BY at, id LIMIT 1),
-         i.price) AS price
-       FROM ingredients i
-       WHERE i.workspace_id = ?1 ${formulaId === undefined ? "" : "AND i.name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ?1 AND formula_id = ?3)"}`,
+      `WITH logged AS (${LOGGED_LAST_AT("?2", formulaId === undefined ? "" : `AND ingredient_id IN (SELECT id FROM ingredients WHERE workspace_id = ?1 AND name IN (${lines}))`)})
+       SELECT i.name, coalesce(${LATER("price")}, (${FIRST_PRICE}), i.price) AS price
+       FROM ingredients i LEFT JOIN price_history h ON h.id = (${LAST_AT("?2")}) LEFT JOIN logged l ON l.ingredient_id = i.id
+       WHERE i.workspace_id = ?1 ${formulaId === undefined ? "" : `AND i.name IN (${lines})`}`,
     )
     .values(...(formulaId === undefined ? [workspaceId, at] : [workspaceId, at, formulaId])) as [string, number][];
   return new Map(rows);
