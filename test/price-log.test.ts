@@ -41,13 +41,14 @@ describe("history reads across the log and the indexed history", () => {
     fold(); // Maize's 220 at T2 is in the history, its 230 at the same instant in the log: 230 was recorded later
     await send("PUT", "/v1/prices/Maize", { price: 230 });
     clock.ms = T3;
-    await send("PUT", "/v1/prices/Soy", { price: 380, inStock: false });
+    await send("PUT", "/v1/prices/Soy", { price: 375, inStock: false });
+    await send("PUT", "/v1/prices/Soy", { price: 380 }); // both in the log at one instant: 380 was recorded later
     await send("POST", "/v1/ingredients", { name: "Late", price: 50, category: "Feed" }); // its every entry in the log
     const file = join(t.dataPath, "..", "formulas.json");
     const lines = [{ name: "Maize", percent: 50 }, { name: "Soy", percent: 30 }, { name: "Late", percent: 20 }];
     writeFileSync(file, JSON.stringify([{ id: "mix", name: "Mix", species: "Swine", subcategory: "Grower", batchSize: 1000, ingredients: lines }]));
     expect((await cli(["import", "formulas", file, "--data", t.dataPath])).code).toBe(0);
-    expect([count(db, "price_history"), count(db, "price_log")]).toEqual([4, 3]);
+    expect([count(db, "price_history"), count(db, "price_log")]).toEqual([4, 4]);
 
     const at = (ms: number) => encodeURIComponent(isoTime(ms));
     const paths = [
@@ -77,7 +78,7 @@ describe("history reads across the log and the indexed history", () => {
     expect([cost(9), cost(10), cost(11), cost(12)]).toEqual([230, 235, 245, 239]);
 
     fold();
-    expect([count(db, "price_history"), count(db, "price_log")]).toEqual([7, 0]);
+    expect([count(db, "price_history"), count(db, "price_log")]).toEqual([8, 0]);
     expect(await read()).toEqual(split);
     db.close();
   });

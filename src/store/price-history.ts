@@ -90,17 +90,33 @@ export function priceHistory(db: Database, workspaceId: number, name: string, ra
 
 // The history's last entry at or before an instant: one backward step in price_history_by_ingredient.
 const LAST_AT = (at: string) => `SELECT id FROM price_history WHERE ingredient_id = i.id AND at <= ${at} ORDER BY at DESC, id DESC LIMIT 1`;
-// The log's last entry per ingredient at or before an instant (the log has no index: one pass over it, however many ingredients).
-const LOGGED_LAST_AT = (at: string, only = "") =>
-  `SELECT ingredient_id, price, in_stock, at FROM (
-     SELECT ingredient_id, price, in_stock, at, row_number() OVER (PARTITION BY ingredient_id ORDER BY at DESC, id DESC) AS n
-     FROM price_log WHERE at <= ${at} ${only}) WHERE n = 1`;
-// Of the history's entry h and the log's l, the later; at the same instant the log's (recorded later).
-const LATER = (column: string) => `CASE WHEN l.at IS NOT NULL AND (h.at IS NULL OR l.at >= h.at) THEN l.${column} ELSE h.${column} END`;
-// An ingredient's first entry in either table (a rare fallback: coalesce evaluates it only when needed).
+type Entry = [price: number, inStock: number, at: string];
+
+/**
+ * The log's last entry at or before `at` of each ingredient in it (of those `only` selects by id), by
+ * ingredient id. One pass in recording order, no sort: the log has no index, and a window function
+ * sorting it cost 3 ms per 4,000 entries. A later entry at the same instant replaces an earlier one.
+ */
+function loggedLastAt(db: Database, at: string, only = "", ...params: (string | number)[]): Map<number, Entry> {
+  const last = new Map<number, Entry>();
+  const rows = db.query(`SELECT ingredient_id, price, in_stock, at FROM price_log WHERE at <= ? ${only} ORDER BY id`).values(at, ...params) as [number, ...Entry][];
+  for (const [id, price, inStock, entryAt] of rows) {
+    const seen = last.get(id);
+    if (seen === undefined || entryAt >= seen[2]) last.set(id, [price, inStock, entryAt]);
+  }
+  return last;
+}
+
+/** Of the history's entry and the log's, the later; at the same instant the log's, which was recorded later. */
+const later = (history: Entry | null, logged: Entry | undefined): Entry | null => (logged && (history === null || logged[2] >= history[2]) ? logged : history);
+
+/** The history's entry in a row of [..., price, in_stock, at], or null when the LEFT JOIN found none. */
+const historyEntry = (price: number | null, inStock: number | null, at: string | null): Entry | null => (at === null ? null : [price!, inStock!, at]);
+
+// An ingredient's first entry in either table: the fallback of costing before its history began.
 const FIRST_PRICE = `SELECT price FROM (
-    SELECT price, at, 0 AS logged, id FROM price_history WHERE ingredient_id = i.id
-    UNION ALL SELECT price, at, 1, id FROM price_log WHERE ingredient_id = i.id)
+    SELECT price, at, 0 AS logged, id FROM price_history WHERE ingredient_id = ?1
+    UNION ALL SELECT price, at, 1, id FROM price_log WHERE ingredient_id = ?1)
   ORDER BY at, logged, id LIMIT 1`;
 
 /**
@@ -112,17 +128,20 @@ const FIRST_PRICE = `SELECT price FROM (
 export function pricesAt(db: Database, workspaceId: number, at: string, filters: IngredientFilters = {}): PriceEntry[] {
   const rows = db
     .query(
-      `WITH logged AS (${LOGGED_LAST_AT("?2")})
-       SELECT name, price, inStock, category FROM (
-         SELECT i.name, ${LATER("price")} AS price, ${LATER("in_stock")} AS inStock, i.category FROM ingredients i
-         LEFT JOIN price_history h ON h.id = (${LAST_AT("?2")})
-         LEFT JOIN logged l ON l.ingredient_id = i.id
-         WHERE i.workspace_id = ?1 AND (h.id IS NOT NULL OR l.ingredient_id IS NOT NULL) AND (?3 IS NULL OR i.category = ?3)
-         ORDER BY i.name COLLATE NOCASE, i.name)
-       WHERE ?4 IS NULL OR inStock = ?4`,
+      `SELECT i.id, i.name, i.category, h.price, h.in_stock, h.at FROM ingredients i
+       LEFT JOIN price_history h ON h.id = (${LAST_AT("?2")})
+       WHERE i.workspace_id = ?1 AND (?3 IS NULL OR i.category = ?3)
+       ORDER BY i.name COLLATE NOCASE, i.name`,
     )
-    .all(workspaceId, at, filters.category ?? null, filters.inStock === undefined ? null : filters.inStock ? 1 : 0) as (Omit<PriceEntry, "inStock"> & { inStock: number })[];
-  return rows.map((r) => ({ name: r.name, price: r.price, inStock: r.inStock === 1, category: r.category }));
+    .values(workspaceId, at, filters.category ?? null) as [number, string, string, number | null, number | null, string | null][];
+  const logged = loggedLastAt(db, at);
+  const list: PriceEntry[] = [];
+  for (const [id, name, category, price, inStock, entryAt] of rows) {
+    const entry = later(historyEntry(price, inStock, entryAt), logged.get(id));
+    if (entry === null || (filters.inStock !== undefined && (entry[1] === 1) !== filters.inStock)) continue;
+    list.push({ name, price: entry[0], inStock: entry[1] === 1, category });
+  }
+  return list;
 }
 
 /**
@@ -133,16 +152,24 @@ export function pricesAt(db: Database, workspaceId: number, at: string, filters:
  * @example pricesInEffect(db, 1, "2026-10-01T00:00:00.000Z").get("Maize") // 221.5
  */
 export function pricesInEffect(db: Database, workspaceId: number, at: string, formulaId?: string): Map<string, number> {
-  const lines = "SELECT ingredient FROM formula_lines WHERE workspace_id = ?1 AND formula_id = ?3";
+  const lines = (ws: string, id: string) => `SELECT ingredient FROM formula_lines WHERE workspace_id = ${ws} AND formula_id = ${id}`;
   const rows = db
     .query(
-      `WITH logged AS (${LOGGED_LAST_AT("?2", formulaId === undefined ? "" : `AND ingredient_id IN (SELECT id FROM ingredients WHERE workspace_id = ?1 AND name IN (${lines}))`)})
-       SELECT i.name, coalesce(${LATER("price")}, (${FIRST_PRICE}), i.price) AS price
-       FROM ingredients i LEFT JOIN price_history h ON h.id = (${LAST_AT("?2")}) LEFT JOIN logged l ON l.ingredient_id = i.id
-       WHERE i.workspace_id = ?1 ${formulaId === undefined ? "" : `AND i.name IN (${lines})`}`,
+      `SELECT i.id, i.name, i.price, h.price, h.in_stock, h.at FROM ingredients i LEFT JOIN price_history h ON h.id = (${LAST_AT("?2")})
+       WHERE i.workspace_id = ?1 ${formulaId === undefined ? "" : `AND i.name IN (${lines("?1", "?3")})`}`,
     )
-    .values(...(formulaId === undefined ? [workspaceId, at] : [workspaceId, at, formulaId])) as [string, number][];
-  return new Map(rows);
+    .values(...(formulaId === undefined ? [workspaceId, at] : [workspaceId, at, formulaId])) as [number, string, number, number | null, number | null, string | null][];
+  const logged =
+    formulaId === undefined
+      ? loggedLastAt(db, at)
+      : loggedLastAt(db, at, `AND ingredient_id IN (SELECT id FROM ingredients WHERE workspace_id = ? AND name IN (${lines("?", "?")}))`, workspaceId, workspaceId, formulaId);
+  const first = db.query(FIRST_PRICE);
+  const prices = new Map<string, number>();
+  for (const [id, name, current, price, inStock, entryAt] of rows) {
+    const entry = later(historyEntry(price, inStock, entryAt), logged.get(id));
+    prices.set(name, entry?.[0] ?? (first.get(id) as { price: number } | null)?.price ?? current);
+  }
+  return prices;
 }
 
 /**
