@@ -50,6 +50,7 @@ export interface LatencyFigure {
 export interface LatencySet {
   history: LatencyFigure;
   pricesAt: LatencyFigure;
+  pricesNow: LatencyFigure;
   cost: LatencyFigure;
   report: LatencyFigure;
 }
@@ -59,7 +60,7 @@ export interface HistoryBench {
   baselineNote: string | null;
   /** The same reads on the same data with the log just folded and with it one entry short of its next fold. */
   latency: { logEmpty: LatencySet; logFull: LatencySet | null };
-  throughput: { id: "prices" | "put"; label: string; history: number[]; baseline: number[]; ratio: number | null }[];
+  throughput: { id: "prices" | "put"; label: string; history: number[]; baseline: number[]; ratio: number | null; kibPerRequest: { history: number[]; baseline: number[] } }[];
 }
 
 const progress = (msg: string) => process.stderr.write(`[bench history] ${msg}\n`);
@@ -162,7 +163,12 @@ export async function latency(url: string, key: string, paths: string[]): Promis
   return { requests: ms.length, medianMs: medianOf(ms), p90Ms: quantile(ms, 0.9), maxMs: Math.max(...ms) };
 }
 
-export async function wrk(url: string, method: "GET" | "PUT", pathsFile: string, keysFile: string, base: number): Promise<number> {
+/** Bytes the server process has caused to be written to storage (/proc/<pid>/io): WAL frames and checkpoints. */
+function writtenBytes(server: Server): number {
+  return Number(/^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${server.proc.pid}/io`, "utf8"))?.[1] ?? NaN);
+}
+
+export async function wrk(url: string, method: "GET" | "PUT", pathsFile: string, keysFile: string, base: number): Promise<{ rate: number; requests: number }> {
   const out = await run(
     ["wrk", `-t${WRK.threads}`, `-c${WRK.connections}`, `-d${WRK.seconds}s`, "--timeout", "10s", "-s", join(import.meta.dir, "wrk.lua"), url, "--", method, pathsFile, keysFile, String(base), String(WRK.threads)],
     ROOT,
@@ -172,7 +178,7 @@ export async function wrk(url: string, method: "GET" | "PUT", pathsFile: string,
   if (out.code !== 0 || !line) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
   const r = JSON.parse(line.slice("BENCH_JSON ".length)) as { requests: number; durationUs: number; httpErrors: number };
   if (r.httpErrors > 0) throw new Error(`wrk ${method} ${url}: ${r.httpErrors} answers >= 400`);
-  return r.requests / (r.durationUs / 1e6);
+  return { rate: r.requests / (r.durationUs / 1e6), requests: r.requests };
 }
 
 /**
@@ -203,6 +209,8 @@ export async function benchHistory(exe: string): Promise<HistoryBench> {
       return {
         history: await latency(server.url, key, series(LATENCY_REQUESTS.history, (i) => `/v1/prices/${encodeURIComponent(names[(i * 37) % names.length]!)}?from=${instant(i, LATENCY_REQUESTS.history)}`)),
         pricesAt: await latency(server.url, key, series(LATENCY_REQUESTS.pricesAt, (i) => `/v1/prices?at=${instant(i, LATENCY_REQUESTS.pricesAt)}`)),
+        // After every entry: each one of the log counts (the most it costs).
+        pricesNow: await latency(server.url, key, series(LATENCY_REQUESTS.pricesAt, (i) => `/v1/prices?at=${new Date(NOW + i).toISOString()}`)),
         cost: await latency(server.url, key, series(LATENCY_REQUESTS.cost, (i) => `/v1/formulas/${formulaIds[(i * 7) % formulaIds.length]}/cost?at=${instant(i, LATENCY_REQUESTS.cost)}`)),
         report: await latency(server.url, key, series(LATENCY_REQUESTS.report, (i) => `/v1/reports/cost-changes?since=${instant(i, LATENCY_REQUESTS.report)}`)),
       };
@@ -229,13 +237,16 @@ export async function benchHistory(exe: string): Promise<HistoryBench> {
     ] as const) {
       const pathsFile = join(tmp, `paths-${id}.txt`);
       writeFileSync(pathsFile, paths.join("\n") + "\n");
-      const row = { id, label, history: [] as number[], baseline: [] as number[], ratio: null as number | null };
+      const row = { id, label, history: [] as number[], baseline: [] as number[], ratio: null as number | null, kibPerRequest: { history: [] as number[], baseline: [] as number[] } };
       for (let rep = 0; rep < WRK.reps; rep++) {
         progress(`${label}, run ${rep + 1} of ${WRK.reps}`);
         for (const [side, server] of [["history", current], ["baseline", before]] as const) {
           if (!server) continue;
           await waitForIdle(1500);
-          row[side].push(await wrk(server.url, method, pathsFile, keysFile, (base += 10_000)));
+          const written = writtenBytes(server);
+          const measured = await wrk(server.url, method, pathsFile, keysFile, (base += 10_000));
+          row[side].push(measured.rate);
+          row.kibPerRequest[side].push((writtenBytes(server) - written) / 1024 / measured.requests);
         }
       }
       if (row.baseline.length > 0) row.ratio = medianOf(row.history.map((h, i) => h / row.baseline[i]!));
@@ -272,6 +283,7 @@ export function renderHistory(h: HistoryBench | null, failure?: string): string[
   const rows: [string, keyof LatencySet][] = [
     ["`GET /v1/prices/:name?from=` (one ingredient's history)", "history"],
     ["`GET /v1/prices?at=` (1,000 rows as of the instant)", "pricesAt"],
+    ["`GET /v1/prices?at=` after the last entry (every logged entry counts)", "pricesNow"],
     ["`GET /v1/formulas/:id/cost?at=` (12 rows)", "cost"],
     ["`GET /v1/reports/cost-changes?since=` (200 formulas)", "report"],
   ];
@@ -286,17 +298,24 @@ export function renderHistory(h: HistoryBench | null, failure?: string): string[
     `**Throughput with history against without it** (this tree compiled twice the same way, the baseline with \`recordPrice\`, the one function that writes ` +
       `a history entry, doing nothing; both serve identical copies of the file; wrk -t${WRK.threads} -c${WRK.connections}, ${WRK.seconds} s runs alternating ` +
       `with and without, ${WRK.reps} pairs). Each PUT changes a price, so the history build also writes a history entry; no webhook asks for ` +
-      "`formula.cost_changed`, so none is computed (the default). The ratio is the median of the per-pair ratios, the range their spread:",
+      "`formula.cost_changed`, so none is computed (the default). The ratio is the median of the per-pair ratios, the range their spread. " +
+      "KiB written per request is what the server process caused to be written to storage during the run (`/proc/<pid>/io` write_bytes: WAL frames and " +
+      "checkpoints), a figure other load on the shared disk does not move:",
     "",
   );
   if (h.baselineNote) out.push(h.baselineNote, "");
-  out.push("| request | with history, req/s (median) | without, req/s (median) | ratio | pair ratios min–max | runs with history | runs without |", "|---|---:|---:|---:|---|---|---|");
+  out.push(
+    "| request | with history, req/s (median) | without, req/s (median) | ratio | pair ratios min–max | KiB written per request, with / without (medians) | runs with history | runs without |",
+    "|---|---:|---:|---:|---|---:|---|---|",
+  );
   for (const t of h.throughput) {
     const list = (xs: number[]) => xs.map((x) => Math.round(x).toLocaleString("en-US")).join(", ");
     const median = (xs: number[]) => (xs.length ? Math.round(medianOf(xs)).toLocaleString("en-US") : "-");
     const pairs = t.baseline.map((b, i) => t.history[i]! / b);
     const spread = pairs.length ? `${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)}` : "-";
-    out.push(`| \`${t.label}\` | ${median(t.history)} | ${median(t.baseline)} | ${t.ratio === null ? "-" : `**${t.ratio.toFixed(2)}**`} | ${spread} | ${list(t.history)} | ${list(t.baseline)} |`);
+    const kib = (xs: number[]) => (xs.length ? medianOf(xs).toFixed(1) : "-");
+    const written = `${kib(t.kibPerRequest.history)} / ${kib(t.kibPerRequest.baseline)}`;
+    out.push(`| \`${t.label}\` | ${median(t.history)} | ${median(t.baseline)} | ${t.ratio === null ? "-" : `**${t.ratio.toFixed(2)}**`} | ${spread} | ${written} | ${list(t.history)} | ${list(t.baseline)} |`);
   }
   out.push("");
   return out;

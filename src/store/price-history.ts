@@ -26,7 +26,7 @@ export interface PricePoint {
 }
 
 /** The log's length at which it moves into the indexed history (bench/history.ts measured the choice). */
-export const FOLD_AT = 4096;
+export const FOLD_AT = 16_384;
 
 /**
  * Append an entry for an ingredient of the workspace. Call inside the transaction that makes the change.
