@@ -9,12 +9,13 @@
 export const BACKEND_NEUTRAL: readonly string[] = [];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
-export const POSTGRES_ONLY: readonly string[] = ["test/postgres/harness.pg.ts"];
+export const POSTGRES_ONLY: readonly string[] = ["test/postgres/harness.pg.ts", "test/postgres/copy-to.pg.ts"];
 
 /** About the SQLite file itself: SQLite only, and why. */
 export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/backup-restore.test.ts": "backup and restore copy the SQLite file (on PostgreSQL that is pg_dump's job)",
   "test/backup.test.ts": "backup makes an SQLite copy of the file",
+  "test/cli-database.test.ts": "chooses between --data and --database itself (the harness's translation would hide it); needs no server",
   "test/deb.test.ts": "the .deb package and its data file under /var/lib/feedbase",
   "test/fault-clean-stop.test.ts": "no -wal or -shm left, the copied file alone complete: SQLite's WAL",
   "test/fault-disk-full.test.ts": "a full disk made with SQLite's max_page_count",
