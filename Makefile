@@ -35,7 +35,7 @@ define need
   { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null; }; }
 endef
 
-.PHONY: run test check build deb bench bench-optimize bench-metrics soak clean test-tools deb-tools
+.PHONY: run test test-postgres check build deb bench bench-optimize bench-metrics soak clean test-tools deb-tools
 
 run: $(EXE)
 	@mkdir -p $(dir $(DATA))
@@ -51,6 +51,12 @@ run: $(EXE)
 # Tests start real servers and subprocesses: on a loaded 2-core machine they need more than bun's 5 s default.
 test: $(DEPS) $(EXE) test-tools
 	$(BUN) test --timeout 30000
+
+# The backend-neutral test files (test/postgres/suite.ts) on PostgreSQL: a throwaway cluster from
+# Debian's postgresql package in a temporary directory, removed afterwards (test/postgres/cluster.sh).
+test-postgres: $(DEPS) $(EXE) test-tools
+	$(call need,/usr/lib/postgresql/*/bin/initdb,postgresql)
+	test/postgres/cluster.sh $(BUN) test --timeout 30000 $$($(BUN) test/postgres/suite.ts)
 
 # lintian checks the package, promtool the metrics and alert rules, systemd-analyze the units.
 test-tools: deb-tools

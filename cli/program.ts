@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { VERSION } from "../src/version.ts";
 import { reportFailure } from "./failure.ts";
+import { addDatabaseOption } from "./location.ts";
 import { addOwnerOption } from "./owner.ts";
 import type { Io } from "./io.ts";
 
@@ -25,6 +26,7 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   report: async () => (await import("./report.ts")).registerReport,
   backup: async () => (await import("./backup.ts")).registerBackup,
   restore: async () => (await import("./restore.ts")).registerRestore,
+  "copy-to": async () => (await import("./copy-to.ts")).registerCopyTo,
   openapi: async () => (await import("./openapi.ts")).registerOpenApi,
   receive: async () => (await import("./receive.ts")).registerReceive,
   version: async () => (await import("./version.ts")).registerVersion,
@@ -47,6 +49,7 @@ export async function buildProgram(io: Io, argv: readonly string[] = []): Promis
   const named = argv[0] !== undefined && Object.hasOwn(GROUPS, argv[0]) ? [argv[0]] : Object.keys(GROUPS);
   for (const register of await Promise.all(named.map((name) => GROUPS[name]!()))) register(program, io);
   addOwnerOption(program);
+  addDatabaseOption(program);
   // Every subcommand exits like the program: asked-for help is 0, any usage error 2.
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();

@@ -133,12 +133,17 @@ export function closeDatabase(db: Database): void {
   } catch {
     // Busy or a full disk: the WAL stays and holds the data; closing below still works.
   }
-  try {
-    db.close(true);
-  } catch {
-    // bun:sqlite caches 20 statements; beyond that `query` hands out statements that are finalized
-    // only when collected. Collect them, then close for real.
-    Bun.gc(true);
-    db.close(true);
+  // bun:sqlite caches 20 statements; beyond that `query` hands out statements that are finalized only
+  // when collected. Collect them, then close for real. The collector scans the stack conservatively, so
+  // one may survive every pass: then close lazily (SQLite closes once that statement is finalized). The
+  // checkpoint above already put everything in the file, so a command that wrote must not fail here.
+  for (let pass = 0; pass < 3; pass++) {
+    try {
+      db.close(true);
+      return;
+    } catch {
+      Bun.gc(true);
+    }
   }
+  db.close(false);
 }

@@ -1,49 +1,21 @@
 import type { Database } from "bun:sqlite";
 import { NotFoundError } from "../domain/errors.ts";
-import { API_KEY_PREFIX, hashApiKey, newApiKey, newKeyId } from "../domain/ids.ts";
+import { hashApiKey } from "../domain/ids.ts";
+import { keyAuth, keyListing, newKeyRow, type KeyAuth, type KeyAuthRow, type KeyListing, type KeyListingRow, type NewKey } from "./key-rows.ts";
 
-/** What a request needs to know about the key that made it. */
-export interface KeyAuth {
-  id: string;
-  workspaceId: number;
-  canWrite: boolean;
-  active: boolean;
-  rateLimit: number;
-}
-
-export interface KeyListing {
-  id: string;
-  workspace: string;
-  label: string | null;
-  hint: string;
-  write: boolean;
-  active: boolean;
-  rateLimit: number;
-  createdAt: string;
-}
-
-export interface NewKey {
-  workspaceId: number;
-  write: boolean;
-  rateLimit: number;
-  label: string | null;
-  now: string;
-}
+export type { KeyAuth, KeyListing, NewKey } from "./key-rows.ts";
 
 /**
  * Issue a key; the key itself is returned once and only its SHA-256 is stored.
  * @example const { id, key } = createKey(db, { workspaceId: 1, write: false, rateLimit: 100, label: null, now })
  */
 export function createKey(db: Database, spec: NewKey): { id: string; key: string } {
-  const key = newApiKey();
-  const id = newKeyId();
-  // The hint (prefix and four characters) lets an admin tell keys apart without storing the secret.
-  const hint = key.slice(0, API_KEY_PREFIX.length + 4) + "…";
+  const { row, key } = newKeyRow(spec);
   db.query(
     `INSERT INTO api_keys (id, workspace_id, key_hash, hint, label, can_write, active, rate_limit, created_at)
      VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-  ).run(id, spec.workspaceId, hashApiKey(key), hint, spec.label, spec.write ? 1 : 0, spec.rateLimit, spec.now);
-  return { id, key };
+  ).run(row.id, row.workspaceId, row.keyHash, row.hint, row.label, row.canWrite, row.rateLimit, row.createdAt);
+  return { id: row.id, key };
 }
 
 /** @example findKey(db, request.headers.get("x-api-key")) // KeyAuth | null */
@@ -53,9 +25,8 @@ export function findKey(db: Database, key: string): KeyAuth | null {
       `SELECT id, workspace_id AS workspaceId, can_write AS canWrite, active, rate_limit AS rateLimit
        FROM api_keys WHERE key_hash = ?`,
     )
-    .get(hashApiKey(key)) as (Omit<KeyAuth, "canWrite" | "active"> & { canWrite: number; active: number }) | null;
-  if (!row) return null;
-  return { ...row, canWrite: row.canWrite === 1, active: row.active === 1 };
+    .get(hashApiKey(key)) as KeyAuthRow | null;
+  return row && keyAuth(row);
 }
 
 /**
@@ -71,8 +42,8 @@ export function identifyKey(db: Database, key: string): KeyListing | null {
        FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
        WHERE k.key_hash = ?`,
     )
-    .get(hashApiKey(key)) as (Omit<KeyListing, "write" | "active"> & { write: number; active: number }) | null;
-  return row && { ...row, write: row.write === 1, active: row.active === 1 };
+    .get(hashApiKey(key)) as KeyListingRow | null;
+  return row && keyListing(row);
 }
 
 /** @example listKeys(db, 1) // every key of workspace 1; listKeys(db) // all keys */
@@ -85,8 +56,8 @@ export function listKeys(db: Database, workspaceId?: number): KeyListing[] {
        WHERE ?1 IS NULL OR k.workspace_id = ?1
        ORDER BY w.slug, k.created_at, k.id`,
     )
-    .all(workspaceId ?? null) as (Omit<KeyListing, "write" | "active"> & { write: number; active: number })[];
-  return rows.map((r) => ({ ...r, write: r.write === 1, active: r.active === 1 }));
+    .all(workspaceId ?? null) as KeyListingRow[];
+  return rows.map(keyListing);
 }
 
 /** One statement, so no transaction: the running server reads keys per request and sees it at once. */

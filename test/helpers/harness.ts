@@ -9,13 +9,26 @@ import { createLogger } from "../../src/log.ts";
 import { checkContract } from "./contract.ts";
 import type { Io } from "../../cli/io.ts";
 import { main } from "../../cli/program.ts";
+import { createKeyRow, createTestDatabase, databaseArgs, databaseEnv, databaseFor, dropTestDatabase, POSTGRES_MODE } from "./postgres.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
-/** A fresh directory for one test's data file; removed by `cleanup`. */
+/**
+ * A fresh directory for one test's data file; removed by `cleanup`. In PostgreSQL mode (./postgres.ts)
+ * `dataPath` stands for a fresh database, which `cleanup` drops.
+ */
 export function tempDir(): { dir: string; dataPath: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), "feedbase-test-"));
-  return { dir, dataPath: join(dir, "feedbase.db"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const dataPath = join(dir, "feedbase.db");
+  if (POSTGRES_MODE) createTestDatabase(dataPath);
+  const cleanup = () => {
+    try {
+      dropTestDatabase(dataPath);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  return { dir, dataPath, cleanup };
 }
 
 /** A clock tests move by hand, so nothing waits on real time. */
@@ -58,7 +71,7 @@ export async function startTestServer(
   const logger = createLogger((t) => (text += t), clock);
   const service = startService({ dataPath: tmp.dataPath, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
   const url = `http://127.0.0.1:${service.port}`;
-  const keyDb = openDatabase(tmp.dataPath, { create: false });
+  const keyDb = POSTGRES_MODE ? null : openDatabase(tmp.dataPath, { create: false });
   return {
     service,
     url,
@@ -72,6 +85,7 @@ export async function startTestServer(
       return text;
     },
     key({ write = false, rateLimit = 1_000_000, workspace = "default" } = {}) {
+      if (!keyDb) return createKeyRow(databaseFor(tmp.dataPath)!, { workspace, write, rateLimit });
       const ws = requireWorkspace(keyDb, workspace);
       return createKey(keyDb, { workspaceId: ws.id, write, rateLimit, label: null, now: new Date().toISOString() }).key;
     },
@@ -86,7 +100,7 @@ export async function startTestServer(
       return res;
     },
     async stop() {
-      keyDb.close();
+      keyDb?.close();
       await service.stop();
       tmp.cleanup();
     },
@@ -108,6 +122,10 @@ export interface CliResult {
  * @example const r = await cli(["key", "list", "--data", path]); expect(r.code).toBe(0)
  */
 export async function cli(args: string[], options: { env?: Record<string, string>; stdin?: string; subprocess?: boolean } = {}): Promise<CliResult> {
+  // In PostgreSQL mode a temporary data file given by --data or FEEDBASE_DATA stands for its database.
+  args = databaseArgs(args);
+  const env = databaseEnv(options.env);
+  if (env) options = { ...options, env };
   if (options.subprocess) return cliProcess(args, options);
   // One in-process command at a time: each sets process.env for its own duration.
   const turn = cliTurn.then(() => cliInProcess(args, options));
@@ -183,9 +201,9 @@ export async function spawnServe(
   options: { args?: string[]; env?: Record<string, string>; command?: string[] } = {},
 ): Promise<ServeProcess> {
   const command = options.command ?? [process.execPath, join(ROOT, "cli", "main.ts")];
-  const proc = Bun.spawn([...command, "serve", "--data", dataPath, "--port", "0", ...(options.args ?? [])], {
+  const proc = Bun.spawn([...command, "serve", ...databaseArgs(["--data", dataPath]), "--port", "0", ...(options.args ?? [])], {
     cwd: ROOT,
-    env: { ...inheritedEnv(), ...options.env },
+    env: { ...inheritedEnv(), ...databaseEnv(options.env) },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "inherit",

@@ -1,0 +1,89 @@
+/**
+ * Which test files `make test-postgres` runs against PostgreSQL, and why each other file does not.
+ * `make test` runs every test/*.test.ts on SQLite; test/postgres-suite.test.ts checks that each of them
+ * is in exactly one list here. A file moves to BACKEND_NEUTRAL only once it passes on PostgreSQL.
+ * Run as a script, it prints the files make test-postgres hands to `bun test`.
+ */
+
+/** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
+export const BACKEND_NEUTRAL: readonly string[] = [];
+
+/** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
+export const POSTGRES_ONLY: readonly string[] = ["test/postgres/harness.pg.ts", "test/postgres/copy-to.pg.ts", "test/postgres/pg-dump.pg.ts"];
+
+/** About the SQLite file itself: SQLite only, and why. */
+export const SQLITE_ONLY: Readonly<Record<string, string>> = {
+  "test/backup-restore.test.ts": "backup and restore copy the SQLite file (on PostgreSQL that is pg_dump's job)",
+  "test/backup.test.ts": "backup makes an SQLite copy of the file",
+  "test/cli-database.test.ts": "chooses between --data and --database itself (the harness's translation would hide it); needs no server",
+  "test/cli-everyday.test.ts": "one-line failures about the data file: missing (refused, never created), a directory, a backup path",
+  "test/deb.test.ts": "the .deb package and its data file under /var/lib/feedbase",
+  "test/fault-clean-stop.test.ts": "no -wal or -shm left, the copied file alone complete: SQLite's WAL",
+  "test/fault-disk-full.test.ts": "a full disk made with SQLite's max_page_count",
+  "test/fault-other-owner.test.ts": "a data file owned by another user",
+  "test/fault-schema.test.ts": "the SQLite file's schema versions and the copy kept before migrating",
+  "test/write-queue.test.ts": "the SQLite group commit (WriteQueue) on a bun:sqlite Database",
+};
+
+/**
+ * Reach into the SQLite file with bun:sqlite or the SQLite store functions to seed or check rows, so
+ * they run on SQLite only as written; they join BACKEND_NEUTRAL when those steps go through the CLI or HTTP.
+ */
+export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
+  "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
+  "test/events.test.ts": "creates workspaces and reads events straight from the SQLite file",
+  "test/fault-csv-injection.test.ts": "reads the imported rows straight from the SQLite file",
+  "test/formulas.test.ts": "seeds ingredients and workspaces straight into the SQLite file",
+  "test/history-webhook.test.ts": "seeds and checks history, events and deliveries straight in the SQLite file",
+  "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
+  "test/import-export.test.ts": "checks imported rows straight in the SQLite file",
+  "test/import-rejections.test.ts": "imports into an SQLite file through the store functions to show nothing changed",
+  "test/ingredients.test.ts": "creates workspaces and reads events straight from the SQLite file",
+  "test/logs.test.ts": "makes keys and workspaces straight in the SQLite file",
+  "test/optimize-cli.test.ts": "seeds the demo straight into an SQLite file",
+  "test/optimize-http.test.ts": "seeds the demo straight into the SQLite file",
+  "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
+  "test/reliability-isolation.test.ts": "seeds workspaces and checks events straight in the SQLite file",
+  "test/reliability-outage.test.ts": "reads deliveries straight from the SQLite file",
+  "test/webhook-admin.test.ts": "seeds and checks deliveries straight in the SQLite file",
+  "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
+  "test/webhook-delivery.test.ts": "seeds events and reads deliveries straight in the SQLite file",
+  "test/webhook-tools.test.ts": "seeds deliveries straight into the SQLite file",
+};
+
+/** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
+export const NO_DATA: Readonly<Record<string, string>> = {
+  "test/demo-data.test.ts": "the demo's CSV files",
+  "test/formula-math.test.ts": "rounding and formula arithmetic",
+  "test/limiter.test.ts": "the in-memory rate limiter",
+  "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
+  "test/postgres-suite.test.ts": "this list",
+  "test/structure.test.ts": "import loops and file sizes of src/",
+  "test/webhook-docs.test.ts": "the README's signing example",
+  "test/webhook-retry.test.ts": "the retry schedule",
+  "test/webhook-sign.test.ts": "the signature schemes",
+};
+
+/** Through HTTP and the CLI only, but not passing on PostgreSQL yet: the backend is still landing. */
+export const WAITING: Readonly<Record<string, string>> = {
+  "test/bad-input.test.ts": "serve on PostgreSQL",
+  "test/cli-keys.test.ts": "serve on PostgreSQL and --database on the key commands",
+  "test/etag.test.ts": "serve on PostgreSQL",
+  "test/executable.test.ts": "serve and key create --database in the compiled executable",
+  "test/fault-busy-port.test.ts": "serve on PostgreSQL",
+  "test/fault-endless-body.test.ts": "serve and webhook add on PostgreSQL",
+  "test/fault-error-objects.test.ts": "serve on PostgreSQL",
+  "test/fault-pipelining.test.ts": "serve on PostgreSQL",
+  "test/fault-unicode-names.test.ts": "serve on PostgreSQL",
+  "test/http-core.test.ts": "serve on PostgreSQL",
+  "test/import-large.test.ts": "serve and import --database",
+  "test/metrics.test.ts": "serve on PostgreSQL",
+  "test/openapi.test.ts": "serve on PostgreSQL",
+  "test/rate-limit.test.ts": "serve on PostgreSQL",
+  "test/reliability-concurrency.test.ts": "serve on PostgreSQL and --database on the admin commands",
+  "test/reliability-secrets.test.ts": "serve on PostgreSQL and --database on the admin commands",
+  "test/serve.test.ts": "serve on PostgreSQL",
+  "test/tls.test.ts": "serve on PostgreSQL",
+};
+
+if (import.meta.main) console.log([...BACKEND_NEUTRAL, ...POSTGRES_ONLY].map((file) => "./" + file).join("\n"));
