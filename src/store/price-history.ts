@@ -54,6 +54,14 @@ export function foldPriceLog(db: Database): void {
 }
 
 /**
+ * Every entry of both tables as the one table `price_history` stands for, in recording order (the log's
+ * entries numbered after the history's): what a copy of the history takes (feedbase copy-to).
+ * @example db.query(`SELECT * FROM (${PRICE_ENTRIES}) ORDER BY id`).all()
+ */
+export const PRICE_ENTRIES = `SELECT id, ingredient_id, price, in_stock, at, source FROM price_history
+  UNION ALL SELECT (SELECT coalesce(max(id), 0) FROM price_history) + id, ingredient_id, price, in_stock, at, source FROM price_log`;
+
+/**
  * Record a change unless it repeats both price and stock (then nothing is written). True when written.
  * @example recordChange(db, 1, "Maize", before, { price: 219, inStock: true }, now, "import")
  */

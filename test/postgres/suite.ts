@@ -22,6 +22,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/fault-disk-full.test.ts": "a full disk made with SQLite's max_page_count",
   "test/fault-other-owner.test.ts": "a data file owned by another user",
   "test/fault-schema.test.ts": "the SQLite file's schema versions and the copy kept before migrating",
+  "test/price-log.test.ts": "the price log and its fold, SQLite's layout of the history (PostgreSQL inserts into price_history)",
   "test/write-queue.test.ts": "the SQLite group commit (WriteQueue) on a bun:sqlite Database",
 };
 
