@@ -44,7 +44,7 @@ export async function deleteFormula(sql: SQL, workspaceId: number, id: string): 
 export async function deleteIngredient(sql: SQL, workspaceId: number, name: string): Promise<void> {
   await requireIngredient(sql, workspaceId, name);
   const users = (
-    (await sql`SELECT DISTINCT formula_id AS id FROM formula_lines WHERE workspace_id = ${workspaceId} AND ingredient = ${name} ORDER BY formula_id COLLATE "C"`) as { id: string }[]
+    (await sql`SELECT DISTINCT formula_id AS id FROM formula_lines WHERE workspace_id = ${workspaceId} AND ingredient = ${name} ORDER BY formula_id`) as { id: string }[]
   ).map((r) => r.id);
   if (users.length > 0) throw new ConflictError(ingredientInUse(name, users));
   await sql`DELETE FROM price_history WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name})`;
