@@ -95,7 +95,9 @@ export function deleteIngredient(db: Database, workspaceId: number, name: string
   requireIngredient(db, workspaceId, name);
   const users = formulasUsing(db, workspaceId, name);
   if (users.length > 0) throw new ConflictError(ingredientInUse(name, users));
-  // Its price history goes with the record (no foreign key: see migration 7).
-  db.query("DELETE FROM price_history WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ? AND name = ?)").run(workspaceId, name);
+  // Its price history, in both tables, goes with the record (no foreign key: see migration 7).
+  for (const table of ["price_history", "price_log"]) {
+    db.query(`DELETE FROM ${table} WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ? AND name = ?)`).run(workspaceId, name);
+  }
   db.query("DELETE FROM ingredients WHERE workspace_id = ? AND name = ?").run(workspaceId, name);
 }

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { SQL } from "bun";
 import { COPIED_TABLES } from "../../src/store/pg/copy.ts";
+import { PRICE_ENTRIES } from "../../src/store/price-history.ts";
 import { cli, eventually, spawnServe, tempDir } from "../helpers/harness.ts";
 import { databaseFor, psql } from "../helpers/postgres.ts";
 import { independentHex, startRecorder } from "../helpers/webhooks.ts";
@@ -42,7 +43,9 @@ async function pgRows(url: string): Promise<Record<string, unknown[]>> {
 function sqliteRows(path: string): Record<string, unknown[]> {
   const db = new Database(path, { readonly: true, strict: true });
   try {
-    return Object.fromEntries(COPIED_TABLES.map((table) => [table, db.query(`SELECT * FROM ${table} ORDER BY ${orderOf(table)}`).all()]));
+    // The file's history is the indexed table and the log not yet folded into it, one table on PostgreSQL.
+    const source = (table: string) => (table === "price_history" ? `(${PRICE_ENTRIES})` : table);
+    return Object.fromEntries(COPIED_TABLES.map((table) => [table, db.query(`SELECT * FROM ${source(table)} ORDER BY ${orderOf(table)}`).all()]));
   } finally {
     db.close();
   }

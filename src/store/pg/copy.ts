@@ -9,6 +9,7 @@
 import type { Database } from "bun:sqlite";
 import type { SQL } from "bun";
 import { ConflictError } from "../../domain/errors.ts";
+import { PRICE_ENTRIES } from "../price-history.ts";
 
 /** Every table of a mill's data, parents before children (foreign keys hold at each insert). */
 export const COPIED_TABLES = [
@@ -90,11 +91,13 @@ export async function copyToPostgres(db: Database, sql: SQL, onTable: (table: Co
 /** One table, in batches, in its stored order; returns how many rows the file holds. */
 async function copyTable(db: Database, tx: SQL, table: CopiedTable): Promise<number> {
   const columns = (db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
-  const order = table === "delivery_attempts" ? "delivery_id, number" : "rowid";
+  const order = table === "delivery_attempts" ? "delivery_id, number" : table === "price_history" ? "id" : "rowid";
+  // The history is two tables in the file: the indexed one and the log not yet folded into it (docs/decisions.md#price-history-and-formula-costs).
+  const source = table === "price_history" ? `(${PRICE_ENTRIES})` : table;
   const perBatch = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   let batch: Record<string, unknown>[] = [];
   let total = 0;
-  for (const row of db.query(`SELECT ${columns.join(", ")} FROM ${table} ORDER BY ${order}`).iterate() as IterableIterator<Record<string, unknown>>) {
+  for (const row of db.query(`SELECT ${columns.join(", ")} FROM ${source} ORDER BY ${order}`).iterate() as IterableIterator<Record<string, unknown>>) {
     batch.push(row);
     if (batch.length === perBatch) {
       await tx`INSERT INTO ${tx(table)} ${tx(batch, ...columns)}`;
