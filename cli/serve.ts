@@ -52,9 +52,9 @@ function readToken(file: string): string {
 }
 
 /** Start the service; the TLS library's refusal of a certificate or key becomes one line naming both files. */
-function start(options: Parameters<typeof startService>[0], opts: ServeOptions): ReturnType<typeof startService> {
+async function start(options: Parameters<typeof startService>[0], opts: ServeOptions): ReturnType<typeof startService> {
   try {
-    return startService(options);
+    return await startService(options);
   } catch (error) {
     if (error instanceof PortInUseError) throw new CliFailure(error.message);
     const message = (error as Error).message ?? "";
@@ -105,8 +105,8 @@ export function registerServe(program: Command, io: Io): void {
         if (opts.metricsTokenFile !== undefined && !opts.metrics) throw new CliFailure("--metrics-token-file goes with --metrics");
         const metrics = opts.metrics ? { token: opts.metricsTokenFile === undefined ? null : readToken(opts.metricsTokenFile) } : undefined;
         const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
-        const service = start(
-          { dataPath: opts.data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
+        const service = await start(
+          { data: { kind: "sqlite", path: opts.data }, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
           opts,
         );
         service.logger.log("info", "listening", { url: service.url.href, data: opts.data });

@@ -8,16 +8,15 @@ import type { z } from "zod";
 import type { priceHistoryResponse } from "../schemas/history.ts";
 import type { IngredientFilters, PriceEntry } from "./ingredients.ts";
 import { requireIngredient } from "./ingredients.ts";
+import { filterValues, stockFlags } from "./ingredient-rows.ts";
+import { repeatsPoint, type PricePoint } from "../domain/ingredient-events.ts";
 
 /** `data` of GET /v1/prices/:name, as its schema documents it: newest entry first. */
 export type PriceHistory = z.output<typeof priceHistoryResponse>["data"];
 export type PriceHistoryEntry = PriceHistory["history"][number];
 export type PriceSource = PriceHistoryEntry["source"];
 
-export interface PricePoint {
-  price: number;
-  inStock: boolean;
-}
+export type { PricePoint } from "../domain/ingredient-events.ts";
 
 /**
  * Append an entry for an ingredient of the workspace. Call inside the transaction that makes the change.
@@ -35,7 +34,7 @@ export function recordPrice(db: Database, workspaceId: number, name: string, ent
  * @example recordChange(db, 1, "Maize", before, { price: 219, inStock: true }, now, "import")
  */
 export function recordChange(db: Database, workspaceId: number, name: string, before: PricePoint, after: PricePoint, at: string, source: PriceSource): boolean {
-  if (before.price === after.price && before.inStock === after.inStock) return false;
+  if (repeatsPoint(before, after)) return false;
   recordPrice(db, workspaceId, name, { ...after, at, source });
   return true;
 }
@@ -60,8 +59,7 @@ export function priceHistory(db: Database, workspaceId: number, name: string, ra
        ORDER BY h.at DESC, h.id DESC`,
     )
     .all(workspaceId, name, range.from ?? null, range.to ?? null) as (Omit<PriceHistoryEntry, "inStock"> & { inStock: number })[];
-  const history = rows.map((r) => ({ price: r.price, inStock: r.inStock === 1, at: r.at, source: r.source }));
-  return { name, category, price, inStock, history };
+  return { name, category, price, inStock, history: stockFlags<PriceHistoryEntry>(rows) };
 }
 
 // The last entry at or before an instant: one backward step in price_history_by_ingredient.
@@ -81,8 +79,8 @@ export function pricesAt(db: Database, workspaceId: number, at: string, filters:
        WHERE i.workspace_id = ?1 AND (?3 IS NULL OR i.category = ?3) AND (?4 IS NULL OR h.in_stock = ?4)
        ORDER BY i.name COLLATE NOCASE, i.name`,
     )
-    .all(workspaceId, at, filters.category ?? null, filters.inStock === undefined ? null : filters.inStock ? 1 : 0) as (Omit<PriceEntry, "inStock"> & { inStock: number })[];
-  return rows.map((r) => ({ name: r.name, price: r.price, inStock: r.inStock === 1, category: r.category }));
+    .all(workspaceId, at, ...filterValues(filters)) as (Omit<PriceEntry, "inStock"> & { inStock: number })[];
+  return stockFlags<PriceEntry>(rows);
 }
 
 /**
