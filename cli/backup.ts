@@ -2,10 +2,12 @@ import { Option, type Command } from "commander";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { backupTo, checkBackup, pruneBackups, rotatedName } from "../src/store/backup.ts";
-import { DataFileError } from "../src/store/db.ts";
-import { dataOption, intInRange, withExamples, withData } from "./common.ts";
+import { closeDatabase, DataFileError, openDatabase } from "../src/store/db.ts";
+import { dataOption, intInRange, withExamples } from "./common.ts";
 import { CliFailure, UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
+import { refuseOnPostgres } from "./location.ts";
+import { refuseOtherOwner } from "./owner.ts";
 
 interface BackupOptions {
   force?: boolean;
@@ -13,6 +15,8 @@ interface BackupOptions {
   keep?: number;
   verify?: boolean;
   data: string;
+  database?: string;
+  allowOtherOwner?: boolean;
 }
 
 /** `feedbase backup <file>` or `backup --dir D [--keep N]`: a consistent copy while the server runs. */
@@ -28,13 +32,20 @@ export function registerBackup(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         async (file: string | undefined, opts: BackupOptions) => {
+          refuseOnPostgres("backup", opts, 'pg_dump --format=custom --file=feedbase.dump "$FEEDBASE_DATABASE_URL"');
           if ((file === undefined) === (opts.dir === undefined)) throw new UsageError("Give either a backup file or --dir <dir>");
           if (opts.keep !== undefined && opts.dir === undefined) throw new UsageError("--keep goes with --dir");
           if (opts.dir !== undefined && !existsSync(opts.dir)) throw new CliFailure(`Cannot write backup into ${opts.dir}: directory does not exist`);
           const target = file ?? join(opts.dir!, rotatedName(new Date()));
           if (existsSync(target) && !opts.force) throw new CliFailure(`${target} exists (pass --force to overwrite it)`);
           const started = performance.now();
-          await withData(opts, ({ db }) => backupTo(db, target));
+          refuseOtherOwner(opts);
+          const db = openDatabase(opts.data, { create: false });
+          try {
+            backupTo(db, target);
+          } finally {
+            closeDatabase(db);
+          }
           const mib = (statSync(target).size / 1048576).toFixed(1);
           io.out(`Backed up ${opts.data} to ${target} (${mib} MiB, ${Math.round(performance.now() - started)} ms)\n`);
           if (opts.verify) {

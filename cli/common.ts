@@ -1,8 +1,9 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import type { Database } from "bun:sqlite";
+import { openAdminStore } from "../src/admin/open.ts";
+import type { AdminStore } from "../src/admin/ops.ts";
 import { instant } from "../src/schemas/time.ts";
-import { closeDatabase, openDatabase } from "../src/store/db.ts";
-import { requireWorkspace, type Workspace } from "../src/store/workspaces.ts";
+import type { Workspace } from "../src/store/workspaces.ts";
+import { dataLocation, locationName } from "./location.ts";
 import type { Io } from "./io.ts";
 import { refuseOtherOwner } from "./owner.ts";
 import { CliFailure, UsageError } from "./failure.ts";
@@ -17,27 +18,38 @@ export function dataOption(): Option {
   return new Option("--data <file>", "the data file").env("FEEDBASE_DATA").default("./feedbase.db");
 }
 
-/** An open data file, as a command's action sees it inside `withData`. */
-export interface DataFile {
-  db: Database;
+/** An open data store, as a command's action sees it inside `withData`. */
+export interface DataStore {
+  store: AdminStore;
   /** The workspace of the command's `--workspace` (default `default`); an unknown one is refused. */
-  workspace(): Workspace;
+  workspace(): Promise<Workspace>;
+  /** Where the data is, as messages name it: the file, or the database's URL without its password. */
+  where: string;
+}
+
+/** The options every data command has: `--data`, and `--database` beside it (cli/location.ts). */
+export interface DataOptions {
+  data: string;
+  database?: string | undefined;
+  workspace?: string;
+  allowOtherOwner?: boolean;
 }
 
 /**
- * Open the data file of `--data` (a missing file is refused, never created), run `fn`, and always close
- * the file, whether `fn` returns, throws or rejects. Writes inside run in `transaction(db, ...)`. Closing
- * folds the WAL into the file (`closeDatabase`), so after the command the file alone is complete; a
- * file another user owns is refused first (`refuseOtherOwner`).
- * @example .action((opts) => withData(opts, ({ db, workspace }) => listKeys(db, workspace().id)))
+ * Open the data of `--data` or `--database` (a missing file is refused, never created), run `fn`, and
+ * always close, whether `fn` returns, throws or rejects. Writes go through the store's named operations,
+ * each in its own transaction. Closing an SQLite file folds the WAL into it (`closeDatabase`), so after
+ * the command the file alone is complete; a file another user owns is refused first (`refuseOtherOwner`).
+ * @example .action((opts) => withData(opts, async ({ store, workspace }) => store.listKeys((await workspace()).id)))
  */
-export async function withData<T>(opts: { data: string; workspace?: string; allowOtherOwner?: boolean }, fn: (data: DataFile) => T | Promise<T>): Promise<T> {
-  refuseOtherOwner(opts);
-  const db = openDatabase(opts.data, { create: false });
+export async function withData<T>(opts: DataOptions, fn: (data: DataStore) => T | Promise<T>, options: { create?: boolean } = {}): Promise<T> {
+  const location = dataLocation(opts);
+  if (location.kind === "sqlite") refuseOtherOwner(opts);
+  const store = await openAdminStore(location, { create: options.create === true });
   try {
-    return await fn({ db, workspace: () => requireWorkspace(db, opts.workspace ?? "default") });
+    return await fn({ store, workspace: async () => store.requireWorkspace(opts.workspace ?? "default"), where: locationName(location) });
   } finally {
-    closeDatabase(db);
+    await store.close();
   }
 }
 

@@ -1,11 +1,7 @@
 import { Option, type Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
-import { DEMO_WORKSPACE, seedDemo } from "../src/demo/seed.ts";
-import { closeDatabase, openDatabase } from "../src/store/db.ts";
-import { findIngredient } from "../src/store/ingredients.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
-import { dataOption, intInRange, withExamples } from "./common.ts";
-import { refuseOtherOwner } from "./owner.ts";
+import { DEMO_WORKSPACE } from "../src/demo/seed.ts";
+import { dataOption, intInRange, withData, withExamples } from "./common.ts";
 import type { Io } from "./io.ts";
 
 /** An ingredient of the demo with a name that needs escaping: the curl lines show how. */
@@ -20,20 +16,18 @@ export function registerDemo(program: Command, io: Io): void {
       .addOption(dataOption())
       .addOption(new Option("--port <n>", "port the server will listen on, for the printed curl lines").env("FEEDBASE_PORT").default(8080).argParser(intInRange("--port", 1, 65535)))
       .action(
-        (opts: { data: string; port: number; allowOtherOwner?: boolean }) => {
+        (opts: { data: string; port: number; allowOtherOwner?: boolean }) =>
           // Like serve, demo may create the data file: it is how a first start begins.
-          refuseOtherOwner(opts);
-          const db = openDatabase(opts.data, { create: true });
-          try {
-            const demo = seedDemo(db, isoTime(Date.now()));
+          withData({ ...opts, workspace: DEMO_WORKSPACE }, async ({ store, workspace, where }) => {
+            const demo = await store.seedDemo(isoTime(Date.now()));
             const base = `http://127.0.0.1:${opts.port}`;
             const showcase = encodeURIComponent(SHOWCASE);
-            const price = findIngredient(db, requireWorkspace(db, DEMO_WORKSPACE).id, SHOWCASE)!.price + 10;
+            const price = (await store.findIngredient((await workspace()).id, SHOWCASE))!.price + 10;
             const read = `curl -s -H 'X-API-Key: ${demo.readKey.key}'`;
             const write = `curl -s -H 'X-API-Key: ${demo.writeKey.key}'`;
             io.out(
               [
-                `Demo workspace "${DEMO_WORKSPACE}" created in ${opts.data}: ${demo.ingredients} ingredients, ${demo.formulas} formulas.`,
+                `Demo workspace "${DEMO_WORKSPACE}" created in ${where}: ${demo.ingredients} ingredients, ${demo.formulas} formulas.`,
                 ``,
                 `Read key:  ${demo.readKey.key}  (${demo.readKey.id}, read-only)`,
                 `Write key: ${demo.writeKey.key}  (${demo.writeKey.id}, read and write)`,
@@ -51,10 +45,7 @@ export function registerDemo(program: Command, io: Io): void {
                 ``,
               ].join("\n"),
             );
-          } finally {
-            closeDatabase(db);
-          }
-        },
+          }, { create: true }),
       ),
     ["feedbase demo --data demo.db && feedbase serve --data demo.db", "feedbase demo --data /tmp/try.db --port 9000"],
   );

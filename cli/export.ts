@@ -1,10 +1,7 @@
 import { Option, type Command } from "commander";
-import type { Database } from "bun:sqlite";
+import type { AdminStore } from "../src/admin/ops.ts";
 import { formulasToCsv, formulasToJson } from "../src/domain/formula-file.ts";
 import { ingredientsToCsv, ingredientsToJson } from "../src/domain/ingredient-file.ts";
-import { listFormulaDetails } from "../src/store/formulas.ts";
-import { listIngredientDetails } from "../src/store/ingredients.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
 import { dataOption, oneOf, withExamples, withData, workspaceOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
@@ -12,7 +9,7 @@ import type { Io } from "./io.ts";
 interface ExportKind<T> {
   name: string;
   description: string;
-  list(db: Database, workspaceId: number): T[];
+  list(store: AdminStore, workspaceId: number): T[] | Promise<T[]>;
   csv(items: T[]): string;
   json(items: T[]): string;
   examples: string[];
@@ -28,8 +25,8 @@ function exportCommand<T>(group: Command, kind: ExportKind<T>, io: Io): void {
       .addOption(dataOption())
       .action(
         (opts: { workspace: string; format: "json" | "csv"; data: string }) => {
-          return withData(opts, ({ db, workspace }) => {
-            const items = kind.list(db, workspace().id);
+          return withData(opts, async ({ store, workspace }) => {
+            const items = await kind.list(store, (await workspace()).id);
             io.out(opts.format === "csv" ? kind.csv(items) : kind.json(items));
           });
         },
@@ -44,7 +41,7 @@ export function registerExport(program: Command, io: Io): void {
   exportCommand(group, {
     name: "ingredients",
     description: "every ingredient in full: JSON keeps timestamps; CSV has one column per nutrient key, sorted",
-    list: listIngredientDetails,
+    list: (store, workspaceId) => store.listIngredientDetails(workspaceId),
     csv: ingredientsToCsv,
     json: ingredientsToJson,
     examples: ["feedbase export ingredients --format csv > ingredients.csv", "feedbase export ingredients --workspace north-mill > ingredients.json"],
@@ -52,7 +49,7 @@ export function registerExport(program: Command, io: Io): void {
   exportCommand(group, {
     name: "formulas",
     description: "every formula: JSON in the import format (row prices and nutrients included); CSV one row per composition line, for spreadsheets (export only)",
-    list: listFormulaDetails,
+    list: (store, workspaceId) => store.listFormulaDetails(workspaceId),
     csv: formulasToCsv,
     json: formulasToJson,
     examples: ["feedbase export formulas > formulas.json", "feedbase export formulas --format csv > formulas.csv"],

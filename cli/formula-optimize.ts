@@ -7,10 +7,6 @@ import { solverRuntime } from "../src/optimize/runtime.ts";
 import { parsePrice, PRICE_PROBLEM } from "../src/optimize/what-if.ts";
 import { FORMULA_ID } from "../src/schemas/formulas.ts";
 import type { OptimizeResult } from "../src/schemas/optimize.ts";
-import { requireFormula } from "../src/store/formulas.ts";
-import { importFormulas } from "../src/admin/imports.ts";
-import { findIngredient } from "../src/store/ingredients.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
 import { dataOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
@@ -59,10 +55,12 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       .action(
         async (id: string, opts: Options) => {
           if (opts.id !== undefined && opts.saveAs === undefined) throw new InvalidArgumentError("--id needs --save-as");
-          return withData(opts, async ({ db, workspace }) => {
-            const ws = workspace().id;
-            const formula = requireFormula(db, ws, id);
-            const lookup = (name: string) => findIngredient(db, ws, name);
+          return withData(opts, async ({ store, workspace }) => {
+            const ws = (await workspace()).id;
+            const formula = await store.requireFormula(ws, id);
+            // The solver asks for ingredients synchronously: read them all first.
+            const ingredients = new Map((await store.listIngredientDetails(ws)).map((i) => [i.name, i]));
+            const lookup = (name: string) => ingredients.get(name) ?? null;
             const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
             for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
             const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
@@ -82,7 +80,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
                 constraints: formula.constraints,
               },
             ]);
-            const [saved] = importFormulas(db, ws, [file!], { replace: false, now: isoTime(Date.now()) });
+            const [saved] = await store.importFormulas(ws, [file!], { replace: false, now: isoTime(Date.now()) });
             (opts.json ? io.err : io.out)(`Saved the optimized mix as formula ${saved!.id} (${saved!.name}), total cost ${saved!.totalCost.toFixed(2)}\n`);
             warnUnmetLimits(io, [saved!]);
           });

@@ -1,8 +1,5 @@
 import type { Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
-import { formulaCost } from "../src/store/costs.ts";
-import { deleteFormula } from "../src/store/formulas.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
 import { registerFormulaOptimize } from "./formula-optimize.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
@@ -21,8 +18,8 @@ export function registerFormula(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (id: string, opts: { at?: string; workspace: string; json?: boolean; data: string }) => {
-          return withData(opts, ({ db, workspace }) => {
-            const cost = formulaCost(db, workspace().id, id, opts.at ?? null, opts.at ?? isoTime(Date.now()));
+          return withData(opts, async ({ store, workspace }) => {
+            const cost = await store.formulaCost((await workspace()).id, id, opts.at ?? null, opts.at ?? isoTime(Date.now()));
             if (opts.json) return printDocument(io, cost);
             const percent = cost.changePercent === null ? "" : `, ${signed(cost.changePercent)}%`;
             io.out(
@@ -58,9 +55,9 @@ export function registerFormula(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (id: string, opts: { workspace: string; data: string }) => {
-          return withData(opts, ({ db, workspace }) => {
-            const ws = workspace();
-            deleteFormula(db, ws.id, id);
+          return withData(opts, async ({ store, workspace }) => {
+            const ws = await workspace();
+            await store.deleteFormula(ws.id, id);
             io.out(`Deleted formula ${id} from workspace ${ws.slug}\n`);
           });
         },

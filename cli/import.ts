@@ -6,8 +6,6 @@ import type { FormulaDetail } from "../src/schemas/formulas.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import type { FileFormat } from "../src/domain/ingredient-file.ts";
 import { isoTime } from "../src/domain/time.ts";
-import { importFormulas, importIngredients } from "../src/admin/imports.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
 import { dataOption, printRows, withExamples, withData, workspaceOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
@@ -38,9 +36,9 @@ function formatOf(file: string, text: string): FileFormat {
 }
 
 /** Run an import; a refusal names the file and ends with the same reassurance: all or nothing. */
-function allOrNothing<T>(file: string, importFile: () => T): T {
+async function allOrNothing<T>(file: string, importFile: () => T | Promise<T>): Promise<T> {
   try {
-    return importFile();
+    return await importFile();
   } catch (error) {
     if (error instanceof Error) error.message = `${file}: ${error.message}; nothing was imported`;
     throw error;
@@ -50,7 +48,7 @@ function allOrNothing<T>(file: string, importFile: () => T): T {
 /**
  * One warning line on stderr per saved formula that misses its own limits. Not a rejection: a saved
  * formula is the formulator's record, but the admin should know.
- * @example warnUnmetLimits(io, importFormulas(db, ws, file, options)) // warning: starter does not meet its constraints: CP 24.5 < min 30
+ * @example warnUnmetLimits(io, await store.importFormulas(ws, file, options)) // warning: starter does not meet its constraints: CP 24.5 < min 30
  */
 export function warnUnmetLimits(io: Io, saved: readonly FormulaDetail[]): void {
   for (const f of saved) {
@@ -73,10 +71,10 @@ export function registerImport(program: Command, io: Io): void {
       .action(
         (file: string, opts: { workspace: string; update?: boolean; data: string }) => {
           const text = readText(file);
-          return withData(opts, ({ db, workspace }) => {
-            const ws = workspace();
-            const result = allOrNothing(file, () =>
-              importIngredients(db, ws.id, text, formatOf(file, text), {
+          return withData(opts, async ({ store, workspace }) => {
+            const ws = await workspace();
+            const result = await allOrNothing(file, () =>
+              store.importIngredients(ws.id, text, formatOf(file, text), {
                 update: opts.update === true,
                 now: isoTime(Date.now()),
                 onProgress: (checked, total) => io.err(`progress: checked ${checked.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows\n`),
@@ -104,9 +102,9 @@ export function registerImport(program: Command, io: Io): void {
       .action(
         (file: string, opts: { workspace: string; replace?: boolean; data: string }) => {
           const text = readText(file);
-          return withData(opts, ({ db, workspace }) => {
-            const ws = workspace();
-            const saved = allOrNothing(file, () => importFormulas(db, ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()) }));
+          return withData(opts, async ({ store, workspace }) => {
+            const ws = await workspace();
+            const saved = await allOrNothing(file, () => store.importFormulas(ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()) }));
             io.out(`Imported ${saved.length} formula${saved.length === 1 ? "" : "s"} into workspace ${ws.slug}\n`);
             printRows(io, saved, [["ID", (f) => f.id], ["NAME", (f) => f.name], ["TOTAL COST", (f) => f.totalCost.toFixed(2)]], false);
             warnUnmetLimits(io, saved);

@@ -1,7 +1,4 @@
 import type { Command } from "commander";
-import { deleteIngredient } from "../src/store/ingredient-changes.ts";
-import { transaction } from "../src/store/transaction.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
 import { dataOption, withExamples, withData, workspaceOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
@@ -17,9 +14,9 @@ export function registerIngredient(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (name: string, opts: { workspace: string; data: string }) => {
-          return withData(opts, ({ db, workspace }) => {
-            const ws = workspace();
-            transaction(db, () => deleteIngredient(db, ws.id, name));
+          return withData(opts, async ({ store, workspace }) => {
+            const ws = await workspace();
+            await store.deleteIngredient(ws.id, name);
             io.out(`Deleted ingredient ${name} from workspace ${ws.slug}\n`);
           });
         },

@@ -2,10 +2,8 @@ import { Option, type Command } from "commander";
 import { dataOption, intInRange, printRows, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import { CliFailure, UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
-import type { Database } from "bun:sqlite";
-import { createKey, identifyKey, listKeys, setKeyActive, setKeyRateLimit, setKeyWrite } from "../src/store/keys.ts";
+import type { AdminStore } from "../src/admin/ops.ts";
 import { API_KEY_PREFIX } from "../src/domain/ids.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
 import { isoTime } from "../src/domain/time.ts";
 
 const RATE_LIMIT_MAX = 1_000_000;
@@ -46,10 +44,10 @@ export function registerKey(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (opts: { workspace: string; write?: boolean; rateLimit: number; label?: string; json?: boolean; data: string }) => {
-          return withData(opts, ({ db, workspace }) => {
-            const ws = workspace();
+          return withData(opts, async ({ store, workspace }) => {
+            const ws = await workspace();
             const write = opts.write === true;
-            const { id, key } = createKey(db, { workspaceId: ws.id, write, rateLimit: opts.rateLimit, label: opts.label ?? null, now: isoTime(Date.now()) });
+            const { id, key } = await store.createKey({ workspaceId: ws.id, write, rateLimit: opts.rateLimit, label: opts.label ?? null, now: isoTime(Date.now()) });
             if (opts.json) {
               io.out(JSON.stringify({ id, key, workspace: ws.slug, write, rateLimit: opts.rateLimit, label: opts.label ?? null }) + "\n");
             } else {
@@ -73,8 +71,8 @@ export function registerKey(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (opts: { workspace?: string; json?: boolean; data: string }) => {
-          return withData(opts, ({ db, workspace }) => {
-            const rows = listKeys(db, opts.workspace ? workspace().id : undefined);
+          return withData(opts, async ({ store, workspace }) => {
+            const rows = await store.listKeys(opts.workspace ? (await workspace()).id : undefined);
             printRows(io,
               rows,
               [
@@ -104,8 +102,8 @@ export function registerKey(program: Command, io: Io): void {
       .action(
         async (opts: { json?: boolean; data: string }) => {
           const key = await keyFromStdin(io);
-          const found = await withData(opts, ({ db }) => identifyKey(db, key));
-          if (!found) throw new CliFailure(`No key in ${opts.data} matches the key read from stdin (it is not printed)`);
+          const { found, where } = await withData(opts, async ({ store, where }) => ({ found: await store.identifyKey(key), where }));
+          if (!found) throw new CliFailure(`No key in ${where} matches the key read from stdin (it is not printed)`);
           if (opts.json) io.out(JSON.stringify(found) + "\n");
           else {
             const access = `${found.write ? "read and write" : "read-only"}, ${found.rateLimit} requests/hour, ${found.active ? "active" : "deactivated"}`;
@@ -116,7 +114,7 @@ export function registerKey(program: Command, io: Io): void {
     ["feedbase key identify < erp.key", "printf '%s' \"$KEY\" | feedbase key identify --json"],
   );
 
-  const setter = (name: string, description: string, change: (db: Database, id: string) => void, done: string) =>
+  const setter = (name: string, description: string, change: (store: AdminStore, id: string) => unknown, done: string) =>
     withExamples(
       group
         .command(`${name} <id>`)
@@ -125,16 +123,16 @@ export function registerKey(program: Command, io: Io): void {
         .action(
           async (given: string, opts: { data: string }) => {
             const id = keyId(given);
-            await withData(opts, ({ db }) => change(db, id));
+            await withData(opts, ({ store }) => change(store, id));
             io.out(`${done} ${id}\n`);
           },
         ),
       [`feedbase key ${name} key_3hT9aQ0xLw2M`],
     );
-  setter("grant-write", "allow a key to POST and PUT", (db, id) => setKeyWrite(db, id, true), "Write permission granted to");
-  setter("revoke-write", "make a key read-only", (db, id) => setKeyWrite(db, id, false), "Write permission revoked from");
-  setter("deactivate", "refuse a key (401) from the next request on", (db, id) => setKeyActive(db, id, false), "Deactivated");
-  setter("activate", "accept a deactivated key again", (db, id) => setKeyActive(db, id, true), "Activated");
+  setter("grant-write", "allow a key to POST and PUT", (store, id) => store.setKeyWrite(id, true), "Write permission granted to");
+  setter("revoke-write", "make a key read-only", (store, id) => store.setKeyWrite(id, false), "Write permission revoked from");
+  setter("deactivate", "refuse a key (401) from the next request on", (store, id) => store.setKeyActive(id, false), "Deactivated");
+  setter("activate", "accept a deactivated key again", (store, id) => store.setKeyActive(id, true), "Activated");
 
   withExamples(
     group
@@ -145,7 +143,7 @@ export function registerKey(program: Command, io: Io): void {
         async (given: string, n: string, opts: { data: string }) => {
           const id = keyId(given);
           const limit = intInRange("rate limit", 1, RATE_LIMIT_MAX)(n);
-          await withData(opts, ({ db }) => setKeyRateLimit(db, id, limit));
+          await withData(opts, ({ store }) => store.setKeyRateLimit(id, limit));
           io.out(`Rate limit of ${id} is now ${limit} requests/hour\n`);
         },
       ),

@@ -1,7 +1,5 @@
 import type { Command } from "commander";
 import { sparkline } from "../src/domain/sparkline.ts";
-import { priceHistory } from "../src/store/price-history.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
 import { dataOption, instantOption, printDocument, printRows, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
@@ -20,8 +18,8 @@ export function registerPrice(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (name: string, opts: { from?: string; to?: string; workspace: string; json?: boolean; data: string }) => {
-          return withData(opts, ({ db, workspace }) => {
-            const found = priceHistory(db, workspace().id, name, { from: opts.from, to: opts.to });
+          return withData(opts, async ({ store, workspace }) => {
+            const found = await store.priceHistory((await workspace()).id, name, { from: opts.from, to: opts.to });
             if (opts.json) return printDocument(io, found);
             const { history } = found;
             io.out(`${found.name} (${found.category}): ${found.price} per ton, ${found.inStock ? "in stock" : "out of stock"}\n`);

@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { VERSION } from "../src/version.ts";
 import { reportFailure } from "./failure.ts";
+import { addDatabaseOption } from "./location.ts";
 import { addOwnerOption } from "./owner.ts";
 import type { Io } from "./io.ts";
 
@@ -47,6 +48,7 @@ export async function buildProgram(io: Io, argv: readonly string[] = []): Promis
   const named = argv[0] !== undefined && Object.hasOwn(GROUPS, argv[0]) ? [argv[0]] : Object.keys(GROUPS);
   for (const register of await Promise.all(named.map((name) => GROUPS[name]!()))) register(program, io);
   addOwnerOption(program);
+  addDatabaseOption(program);
   // Every subcommand exits like the program: asked-for help is 0, any usage error 2.
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();

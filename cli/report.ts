@@ -1,10 +1,6 @@
 import type { Command } from "commander";
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
-import { costChanges } from "../src/store/costs.ts";
-import { listFormulaDetails } from "../src/store/formulas.ts";
-import { listIngredientDetails } from "../src/store/ingredients.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
@@ -25,8 +21,8 @@ export function registerReport(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (opts: { since?: string; workspace: string; json?: boolean; data: string }) => {
-          return withData(opts, ({ db, workspace }) => {
-            const changes = costChanges(db, workspace().id, opts.since ?? null);
+          return withData(opts, async ({ store, workspace }) => {
+            const changes = await store.costChanges((await workspace()).id, opts.since ?? null);
             if (opts.json) return printDocument(io, changes);
             const basis = opts.since ? `since ${opts.since}` : "since each formula was saved";
             io.out(`Cost per batch at today's prices, ${basis}: ${changes.length} formula${changes.length === 1 ? "" : "s"} moved\n`);
@@ -65,10 +61,10 @@ export function registerReport(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (opts: { workspace: string; json?: boolean; data: string }) => {
-          return withData(opts, async ({ db, workspace }) => {
-            const ws = workspace().id;
-            const ingredients = new Map(listIngredientDetails(db, ws).map((i) => [i.name, i]));
-            const items = await savingsWorklist(await solverRuntime(), listFormulaDetails(db, ws), (name) => ingredients.get(name) ?? null);
+          return withData(opts, async ({ store, workspace }) => {
+            const ws = (await workspace()).id;
+            const ingredients = new Map((await store.listIngredientDetails(ws)).map((i) => [i.name, i]));
+            const items = await savingsWorklist(await solverRuntime(), await store.listFormulaDetails(ws), (name) => ingredients.get(name) ?? null);
             if (opts.json) return printDocument(io, items);
             io.out(`Least-cost reformulation at today's prices: ${items.filter((i) => (i.saving?.perBatch ?? 0) > 0).length} of ${items.length} formulas can be made cheaper\n`);
             printRows(

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { restoreFrom } from "../src/store/restore.ts";
 import { dataOption, withExamples } from "./common.ts";
 import type { Io } from "./io.ts";
+import { refuseOnPostgres } from "./location.ts";
 
 /** `feedbase restore <backup>`: put a backup in place of the data file while no server holds it. */
 export function registerRestore(program: Command, io: Io): void {
@@ -13,7 +14,8 @@ export function registerRestore(program: Command, io: Io): void {
       )
       .addOption(dataOption())
       .action(
-        (backup: string, opts: { data: string }) => {
+        (backup: string, opts: { data: string; database?: string }) => {
+          refuseOnPostgres("restore", opts, 'pg_restore --clean --if-exists --dbname="$FEEDBASE_DATABASE_URL" feedbase.dump');
           const { schema, previous } = restoreFrom(backup, opts.data, new Date());
           io.out(`Restored ${backup} (schema version ${schema}) to ${opts.data}\n`);
           if (previous) io.out(`The file it replaced is kept as ${previous}; remove it once the restore is confirmed\n`);

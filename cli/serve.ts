@@ -6,12 +6,14 @@ import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
 import { dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import { refuseOtherOwner } from "./owner.ts";
+import { redactUrl } from "../src/store/pg/connect.ts";
 import type { Io } from "./io.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
 
 interface ServeOptions {
   data: string;
+  database?: string;
   allowOtherOwner?: boolean;
   host: string;
   port: number;
@@ -94,6 +96,7 @@ export function registerServe(program: Command, io: Io): void {
     .addOption(new Option("--metrics-token-file <file>", "with --metrics: answer only Authorization: Bearer <the file's token>").env("FEEDBASE_METRICS_TOKEN_FILE"))
     .action(
       async (opts: ServeOptions) => {
+        if (opts.database !== undefined) throw new CliFailure(`serve on PostgreSQL (${redactUrl(opts.database)}) is not in this build yet: serve an SQLite file with --data`);
         refuseOtherOwner(opts);
         if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
         if (!opts.tlsCert && !opts.insecureHttp && !LOOPBACK.test(opts.host)) {

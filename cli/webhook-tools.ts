@@ -1,8 +1,5 @@
 import { Option, type Command } from "commander";
-import type { Database } from "bun:sqlite";
-import { listAttempts } from "../src/store/attempts.ts";
-import { listDeliveries } from "../src/store/deliveries.ts";
-import { requireWebhookTarget } from "../src/store/webhooks.ts";
+import type { AdminStore } from "../src/admin/ops.ts";
 import { pingWebhook, type PingResult } from "../src/webhooks/ping.ts";
 import { dataOption, intInRange, withExamples, withData, jsonOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
@@ -18,10 +15,10 @@ function outcome(r: PingResult): string {
 
 /**
  * Ping webhook `id` and print what came back; true when the receiver answered 2xx.
- * @example const ok = await reportPing(io, db, "wh_Zp8c1LmQ04sA", { json: false, timeoutMs: 10_000 })
+ * @example const ok = await reportPing(io, store, "wh_Zp8c1LmQ04sA", { json: false, timeoutMs: 10_000 })
  */
-export async function reportPing(io: Io, db: Database, id: string, options: { json: boolean; timeoutMs: number }): Promise<{ ok: boolean; result: PingResult }> {
-  const target = requireWebhookTarget(db, id);
+export async function reportPing(io: Io, store: AdminStore, id: string, options: { json: boolean; timeoutMs: number }): Promise<{ ok: boolean; result: PingResult }> {
+  const target = await store.requireWebhookTarget(id);
   const result = await pingWebhook(target, { nowMs: Date.now(), timeoutMs: options.timeoutMs });
   const ok = result.error === null;
   if (!options.json) {
@@ -51,7 +48,7 @@ export function registerWebhookTools(group: Command, deliveries: Command, io: Io
       .addOption(dataOption())
       .action(
         async (id: string, opts: { timeout: number; json?: boolean; data: string }) => {
-          const { ok, result } = await withData(opts, ({ db }) => reportPing(io, db, id, { json: Boolean(opts.json), timeoutMs: opts.timeout * 1000 }));
+          const { ok, result } = await withData(opts, ({ store }) => reportPing(io, store, id, { json: Boolean(opts.json), timeoutMs: opts.timeout * 1000 }));
           if (opts.json) io.out(JSON.stringify({ webhook: id, ...pingJson(result) }) + "\n");
           if (!ok) throw new CliFailure(`The receiver of ${id} did not accept the ping: ${outcome(result)}`);
         },
@@ -67,10 +64,10 @@ export function registerWebhookTools(group: Command, deliveries: Command, io: Io
       .addOption(dataOption())
       .action(
         (id: string, opts: { json?: boolean; data: string }) => {
-          return withData(opts, ({ db }) => {
-            const [delivery] = listDeliveries(db, { id, limit: 1 });
+          return withData(opts, async ({ store }) => {
+            const [delivery] = await store.listDeliveries({ id, limit: 1 });
             if (!delivery) throw new CliFailure(`No delivery with id ${id} (see feedbase webhook deliveries)`);
-            const attempts = listAttempts(db, id);
+            const attempts = await store.listAttempts(id);
             if (opts.json) {
               io.out(JSON.stringify({ ...delivery, attemptHistory: attempts }) + "\n");
               return;

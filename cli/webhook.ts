@@ -1,10 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
 import { EVENT_TYPES, OPT_IN_EVENTS, type EventType } from "../src/domain/events.ts";
-import { listDeliveries, retryDeliveries, retryFailed, retryPending, type DeliveryStatus } from "../src/store/deliveries.ts";
-import { createWebhook, listWebhooks, pendingCount, removeWebhook, setWebhookEnabled, setWebhookSecret } from "../src/store/webhooks.ts";
-import { transaction } from "../src/store/transaction.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
+import type { DeliveryStatus } from "../src/store/deliveries.ts";
 import { parseRetrySchedule } from "../src/webhooks/retry.ts";
 import { generateSecret } from "../src/webhooks/secret.ts";
 import { pingJson, registerWebhookTools, reportPing } from "./webhook-tools.ts";
@@ -66,17 +63,17 @@ export function registerWebhook(program: Command, io: Io): void {
         async (target: string, opts: { workspace: string; events?: EventType[]; secretFile?: string; ping?: boolean; json?: boolean; data: string }) => {
           const url = requireHttpUrl(target);
           const secret = suppliedSecret(io, opts.secretFile) ?? generateSecret();
-          return withData(opts, async ({ db, workspace }) => {
-            const ws = workspace();
+          return withData(opts, async ({ store, workspace }) => {
+            const ws = await workspace();
             const events = opts.events ?? null;
-            const id = createWebhook(db, { workspaceId: ws.id, url, secret, events, now: isoTime(Date.now()) });
+            const id = await store.createWebhook({ workspaceId: ws.id, url, secret, events, now: isoTime(Date.now()) });
             if (!opts.json) {
               io.out(
                 `Webhook: ${id}\nSecret:  ${secret}\nURL:     ${url} (events: ${events?.join(", ") ?? DEFAULT_EVENTS}; workspace ${ws.slug})\n` +
                   `Give the secret to the receiver now: only rotate-secret shows a secret again (a new one).\n`,
               );
             }
-            const ping = opts.ping ? (await reportPing(io, db, id, { json: Boolean(opts.json), timeoutMs: 10_000 })).result : undefined;
+            const ping = opts.ping ? (await reportPing(io, store, id, { json: Boolean(opts.json), timeoutMs: 10_000 })).result : undefined;
             if (opts.json) {
               const pinged = ping ? { ping: pingJson(ping) } : {};
               io.out(JSON.stringify({ id, secret, url, workspace: ws.slug, events, ...pinged }) + "\n");
@@ -100,9 +97,9 @@ export function registerWebhook(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (opts: { workspace?: string; json?: boolean; data: string }) => {
-          return withData(opts, ({ db, workspace }) => {
+          return withData(opts, async ({ store, workspace }) => {
             printRows(io,
-              listWebhooks(db, opts.workspace ? workspace().id : undefined),
+              await store.listWebhooks(opts.workspace ? (await workspace()).id : undefined),
               [
                 ["ID", (w) => w.id],
                 ["WORKSPACE", (w) => w.workspace],
@@ -128,8 +125,8 @@ export function registerWebhook(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (id: string, opts: { data: string }) => {
-          return withData(opts, ({ db }) => {
-            const cancelled = transaction(db, () => removeWebhook(db, id));
+          return withData(opts, async ({ store }) => {
+            const cancelled = await store.removeWebhook(id);
             io.out(`Removed ${id} (${cancelled} pending ${cancelled === 1 ? "delivery" : "deliveries"} cancelled)\n`);
           });
         },
@@ -144,7 +141,7 @@ export function registerWebhook(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         async (id: string, opts: { data: string }) => {
-          await withData(opts, ({ db }) => setWebhookEnabled(db, id, false, `disabled by an admin at ${isoTime(Date.now())}`));
+          await withData(opts, ({ store }) => store.setWebhookEnabled(id, false, `disabled by an admin at ${isoTime(Date.now())}`));
           io.out(`Disabled ${id}\n`);
         },
       ),
@@ -158,9 +155,9 @@ export function registerWebhook(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         (id: string, opts: { data: string }) => {
-          return withData(opts, ({ db }) => {
-            setWebhookEnabled(db, id, true);
-            const pending = pendingCount(db, id);
+          return withData(opts, async ({ store }) => {
+            await store.setWebhookEnabled(id, true);
+            const pending = await store.pendingCount(id);
             io.out(`Enabled ${id} (${pending} pending ${pending === 1 ? "delivery resumes" : "deliveries resume"})\n`);
           });
         },
@@ -178,7 +175,7 @@ export function registerWebhook(program: Command, io: Io): void {
       .action(
         async (id: string, opts: { secretFile?: string; json?: boolean; data: string }) => {
           const secret = suppliedSecret(io, opts.secretFile) ?? generateSecret();
-          await withData(opts, ({ db }) => setWebhookSecret(db, id, secret));
+          await withData(opts, ({ store }) => store.setWebhookSecret(id, secret));
           if (opts.json) io.out(JSON.stringify({ id, secret }) + "\n");
           else io.out(`Webhook: ${id}\nSecret:  ${secret}\nEvery attempt from now on, pending deliveries included, is signed with it.\n`);
         },
@@ -200,12 +197,12 @@ export function registerWebhook(program: Command, io: Io): void {
       .enablePositionalOptions()
       .action(
         (opts: { status?: DeliveryStatus; limit: number; webhook?: string; workspace?: string; json?: boolean; data: string }) => {
-          return withData(opts, ({ db, workspace }) => {
-            const rows = listDeliveries(db, {
+          return withData(opts, async ({ store, workspace }) => {
+            const rows = await store.listDeliveries({
               status: opts.status,
               limit: opts.limit,
               webhookId: opts.webhook,
-              workspaceId: opts.workspace ? workspace().id : undefined,
+              workspaceId: opts.workspace ? (await workspace()).id : undefined,
             });
             printRows(io,
               rows,
@@ -245,13 +242,13 @@ export function registerWebhook(program: Command, io: Io): void {
           const modes = [ids.length > 0, Boolean(opts.failed), Boolean(opts.pending)].filter(Boolean).length;
           if (modes !== 1) throw new UsageError("give delivery ids, --failed or --pending (one of the three)");
           if (opts.webhook !== undefined && ids.length > 0) throw new UsageError("--webhook goes with --failed or --pending");
-          return withData(opts, ({ db }) => {
+          return withData(opts, async ({ store }) => {
             const nowMs = Date.now();
             const plural = (n: number) => `${n} ${n === 1 ? "delivery" : "deliveries"}`;
-            if (opts.failed) io.out(`Re-queued ${plural(retryFailed(db, nowMs, isoTime(nowMs), opts.webhook))}\n`);
-            else if (opts.pending) io.out(`Made ${plural(retryPending(db, nowMs, isoTime(nowMs), opts.webhook))} due now\n`);
+            if (opts.failed) io.out(`Re-queued ${plural(await store.retryFailed(nowMs, isoTime(nowMs), opts.webhook))}\n`);
+            else if (opts.pending) io.out(`Made ${plural(await store.retryPending(nowMs, isoTime(nowMs), opts.webhook))} due now\n`);
             else {
-              const result = transaction(db, () => retryDeliveries(db, [...new Set(ids)], nowMs, isoTime(nowMs)));
+              const result = await store.retryDeliveries([...new Set(ids)], nowMs, isoTime(nowMs));
               const lines = [
                 ...(result.requeued > 0 || result.dueNow === 0 ? [`Re-queued ${plural(result.requeued)}`] : []),
                 ...(result.dueNow > 0 ? [`Made ${plural(result.dueNow)} due now (pending; earlier ones for the same ingredient go first)`] : []),
@@ -259,8 +256,8 @@ export function registerWebhook(program: Command, io: Io): void {
               io.out(lines.join("\n") + "\n");
             }
             // The loop sends only for enabled webhooks: a retry for a disabled one would wait without a word.
-            const named = opts.webhook !== undefined ? [opts.webhook] : ids.flatMap((id) => listDeliveries(db, { id, limit: 1 }).map((d) => d.webhookId));
-            for (const hook of listWebhooks(db)) {
+            const named = opts.webhook !== undefined ? [opts.webhook] : (await Promise.all(ids.map((id) => store.listDeliveries({ id, limit: 1 })))).flat().map((d) => d.webhookId);
+            for (const hook of await store.listWebhooks()) {
               if (hook.status === "disabled" && hook.pending > 0 && (named.length === 0 || named.includes(hook.id))) {
                 io.err(`note: ${hook.id} is disabled (${hook.disabledReason ?? "no reason given"}): its ${hook.pending} pending wait for feedbase webhook enable ${hook.id}\n`);
               }

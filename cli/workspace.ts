@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { dataOption, printRows, withExamples, withData, jsonOption } from "./common.ts";
 import { UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
-import { WORKSPACE_SLUG, createWorkspace, listWorkspaces } from "../src/store/workspaces.ts";
+import { WORKSPACE_SLUG } from "../src/store/workspaces.ts";
 import { isoTime } from "../src/domain/time.ts";
 
 /** `feedbase workspace create|list`. */
@@ -18,8 +18,8 @@ export function registerWorkspace(program: Command, io: Io): void {
       .action(
         (slug: string, opts: { name?: string; data: string }) => {
           if (!WORKSPACE_SLUG.test(slug)) throw new UsageError(`Workspace slug must match ${WORKSPACE_SLUG.source}`);
-          return withData(opts, ({ db }) => {
-            const ws = createWorkspace(db, slug, opts.name ?? slug, isoTime(Date.now()));
+          return withData(opts, async ({ store }) => {
+            const ws = await store.createWorkspace(slug, opts.name ?? slug, isoTime(Date.now()));
             io.out(`Created workspace ${ws.slug}\n`);
           });
         },
@@ -35,7 +35,7 @@ export function registerWorkspace(program: Command, io: Io): void {
       .addOption(dataOption())
       .action(
         async (opts: { json?: boolean; data: string }) => {
-          const rows = (await withData(opts, ({ db }) => listWorkspaces(db))).map(({ slug, name, createdAt }) => ({ slug, name, createdAt }));
+          const rows = (await withData(opts, ({ store }) => store.listWorkspaces())).map(({ slug, name, createdAt }) => ({ slug, name, createdAt }));
           printRows(io, rows, [["SLUG", (w) => w.slug], ["NAME", (w) => w.name], ["CREATED", (w) => w.createdAt]], opts.json);
         },
       ),

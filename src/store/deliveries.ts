@@ -1,11 +1,11 @@
 import type { Database } from "bun:sqlite";
-import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import { newDeliveryId } from "../domain/ids.ts";
 import { recordAttempt } from "./attempts.ts";
 import { OPT_IN_EVENTS, type EventType } from "../domain/events.ts";
 import { requireTransaction } from "./transaction.ts";
+import { deliveryListing, noDelivery, type DeliveryFilter, type DeliveryListing, type DeliveryListingRow, type DeliveryStatus, type RetryResult } from "./delivery-rows.ts";
 
-export type DeliveryStatus = "pending" | "delivered" | "failed";
+export type { DeliveryFilter, DeliveryListing, DeliveryStatus, RetryResult } from "./delivery-rows.ts";
 
 /** The event a delivery is made for, as `recordEvent` has just stored it. */
 export interface CommittedEvent {
@@ -150,31 +150,6 @@ export function finishAttempt(db: Database, o: AttemptOutcome): boolean {
   return true;
 }
 
-/** A delivery as `webhook deliveries` shows it. */
-export interface DeliveryListing {
-  id: string;
-  webhookId: string;
-  event: EventType;
-  ingredient: string;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  /** For a pending delivery, when it is next tried (ISO); null otherwise. */
-  nextAttemptAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface DeliveryFilter {
-  /** Only this delivery. */
-  id?: string | undefined;
-  status?: DeliveryStatus | undefined;
-  webhookId?: string | undefined;
-  workspaceId?: number | undefined;
-  limit: number;
-}
-
 /**
  * Deliveries, newest event first.
  * @example listDeliveries(db, { status: "failed", limit: 50 })
@@ -191,21 +166,11 @@ export function listDeliveries(db: Database, filter: DeliveryFilter): DeliveryLi
        ORDER BY d.event_id DESC, d.webhook_id
        LIMIT ?4`,
     )
-    .all(filter.status ?? null, filter.webhookId ?? null, filter.workspaceId ?? null, filter.limit, filter.id ?? null) as (Omit<DeliveryListing, "nextAttemptAt"> & {
-    nextAttemptAt: number;
-  })[];
-  return rows.map((r) => ({ ...r, nextAttemptAt: r.status === "pending" ? new Date(r.nextAttemptAt).toISOString() : null }));
+    .all(filter.status ?? null, filter.webhookId ?? null, filter.workspaceId ?? null, filter.limit, filter.id ?? null) as DeliveryListingRow[];
+  return rows.map(deliveryListing);
 }
 
 const REQUEUE = `UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ? WHERE id = ?`;
-
-/** What {@link retryDeliveries} did. */
-export interface RetryResult {
-  /** Failed or delivered deliveries put back on a fresh schedule. */
-  requeued: number;
-  /** Pending deliveries made due now, the named ones and the earlier ones they wait behind. */
-  dueNow: number;
-}
 
 /**
  * Send deliveries again, due at once. A failed or delivered one starts a fresh schedule; a pending
@@ -224,7 +189,7 @@ export function retryDeliveries(db: Database, ids: readonly string[], nowMs: num
       ingredient: string;
       eventId: number;
     } | null;
-    if (!row) throw new NotFoundError(`No delivery with id ${id} (see feedbase webhook deliveries)`);
+    if (!row) throw noDelivery(id);
     if (row.status !== "pending") {
       db.query(REQUEUE).run(nowMs, now, id);
       result.requeued++;

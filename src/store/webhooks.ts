@@ -1,48 +1,24 @@
 import type { Database } from "bun:sqlite";
 import { requireTransaction } from "./transaction.ts";
-import { NotFoundError } from "../domain/errors.ts";
-import { newWebhookId } from "../domain/ids.ts";
-import type { EventType } from "../domain/events.ts";
+import { noWebhook, webhookListing, webhookRow, type NewWebhook, type WebhookListing, type WebhookListingRow, type WebhookTarget } from "./webhook-rows.ts";
 
-
-export interface NewWebhook {
-  workspaceId: number;
-  url: string;
-  secret: string;
-  /** `null`: every event type but the opt-in ones (OPT_IN_EVENTS), including ones a later version adds. */
-  events: EventType[] | null;
-  now: string;
-}
-
-/** What `webhook list` shows: never the secret. */
-export interface WebhookListing {
-  id: string;
-  workspace: string;
-  url: string;
-  /** `null` means every event but the opt-in ones. */
-  events: EventType[] | null;
-  status: "enabled" | "disabled";
-  disabledReason: string | null;
-  pending: number;
-  failed: number;
-  createdAt: string;
-}
+export type { NewWebhook, WebhookListing, WebhookTarget } from "./webhook-rows.ts";
 
 /**
  * Register a webhook; deliveries start with the next event that commits.
  * @example const id = createWebhook(db, { workspaceId: 1, url: "https://erp.example/hooks", secret, events: null, now })
  */
 export function createWebhook(db: Database, spec: NewWebhook): string {
-  const id = newWebhookId();
+  const row = webhookRow(spec);
   db.query("INSERT INTO webhooks (id, workspace_id, url, secret, events, enabled, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)").run(
-    id,
-    spec.workspaceId,
-    spec.url,
-    spec.secret,
-    spec.events === null ? null : spec.events.join(","),
-    spec.now,
+    row.id,
+    row.workspaceId,
+    row.url,
+    row.secret,
+    row.events,
+    row.createdAt,
   );
-  return id;
+  return row.id;
 }
 
 /**
@@ -60,25 +36,8 @@ export function listWebhooks(db: Database, workspaceId?: number): WebhookListing
        WHERE ?1 IS NULL OR w.workspace_id = ?1
        ORDER BY s.slug, w.created_at, w.id`,
     )
-    .all(workspaceId ?? null) as (Omit<WebhookListing, "events" | "status"> & { events: string | null; enabled: number })[];
-  return rows.map(({ enabled, events, ...r }) => ({
-    id: r.id,
-    workspace: r.workspace,
-    url: r.url,
-    events: events === null ? null : (events.split(",") as EventType[]),
-    status: enabled === 1 ? "enabled" : "disabled",
-    disabledReason: r.disabledReason,
-    pending: r.pending,
-    failed: r.failed,
-    createdAt: r.createdAt,
-  }));
-}
-
-/** Where and how to sign for one webhook, for an attempt made outside the delivery loop (a ping). */
-export interface WebhookTarget {
-  id: string;
-  url: string;
-  secret: string;
+    .all(workspaceId ?? null) as WebhookListingRow[];
+  return rows.map(webhookListing);
 }
 
 /**
@@ -87,13 +46,13 @@ export interface WebhookTarget {
  */
 export function requireWebhookTarget(db: Database, id: string): WebhookTarget {
   const row = db.query("SELECT id, url, secret FROM webhooks WHERE id = ?").get(id) as WebhookTarget | null;
-  if (!row) throw new NotFoundError(`No webhook with id ${id} (see feedbase webhook list)`);
+  if (!row) throw noWebhook(id);
   return row;
 }
 
 function changeOne(db: Database, sql: string, id: string, ...args: (string | number | null)[]): void {
   const result = db.query(sql).run(...args, id);
-  if (result.changes === 0) throw new NotFoundError(`No webhook with id ${id} (see feedbase webhook list)`);
+  if (result.changes === 0) throw noWebhook(id);
 }
 
 /**

@@ -1,0 +1,96 @@
+/**
+ * The admin commands' seam: named store operations without a connection, so a command reads and writes
+ * the same way whichever backend holds the data (docs/decisions.md#postgresql). SQLite's are the store's
+ * own synchronous functions (writes each in one `transaction()`); PostgreSQL's are their async twins in
+ * src/store/pg/, typed here against the same names (`PgAdminOps`) and loaded only for a `postgres://` URL.
+ */
+import type { Database } from "bun:sqlite";
+import type { SQL } from "bun";
+import { seedDemo } from "../demo/seed.ts";
+import { listAttempts } from "../store/attempts.ts";
+import { costChanges, formulaCost } from "../store/costs.ts";
+import { closeDatabase } from "../store/db.ts";
+import { listDeliveries, retryDeliveries, retryFailed, retryPending } from "../store/deliveries.ts";
+import { deleteFormula, listFormulaDetails, requireFormula } from "../store/formulas.ts";
+import { deleteIngredient } from "../store/ingredient-changes.ts";
+import { findIngredient, listIngredientDetails } from "../store/ingredients.ts";
+import { createKey, identifyKey, listKeys, setKeyActive, setKeyRateLimit, setKeyWrite } from "../store/keys.ts";
+import { priceHistory } from "../store/price-history.ts";
+import { transaction } from "../store/transaction.ts";
+import { createWebhook, listWebhooks, pendingCount, removeWebhook, requireWebhookTarget, setWebhookEnabled, setWebhookSecret } from "../store/webhooks.ts";
+import { createWorkspace, listWorkspaces, requireWorkspace } from "../store/workspaces.ts";
+import { importFormulas, importIngredients } from "./imports.ts";
+
+/** Reads: no transaction. Add a read here (and its PostgreSQL twin: the compiler asks for it). */
+const READS = {
+  listWorkspaces,
+  requireWorkspace,
+  listKeys,
+  identifyKey,
+  listWebhooks,
+  requireWebhookTarget,
+  pendingCount,
+  listDeliveries,
+  listAttempts,
+  listIngredientDetails,
+  findIngredient,
+  listFormulaDetails,
+  requireFormula,
+  formulaCost,
+  costChanges,
+  priceHistory,
+};
+
+/** Writes: each runs in one transaction of its own. */
+const WRITES = {
+  createWorkspace,
+  createKey,
+  setKeyWrite,
+  setKeyActive,
+  setKeyRateLimit,
+  createWebhook,
+  setWebhookEnabled,
+  setWebhookSecret,
+  removeWebhook,
+  retryDeliveries,
+  retryPending,
+  retryFailed,
+  deleteFormula,
+  deleteIngredient,
+};
+
+/** Whole operations that check outside and write in one transaction they open themselves. */
+const WHOLE = { importIngredients, importFormulas, seedDemo };
+
+type Ops = typeof READS & typeof WRITES & typeof WHOLE;
+type Rest<F> = F extends (db: Database, ...args: infer A) => unknown ? A : never;
+type Result<F> = F extends (...args: never[]) => infer R ? R : never;
+type Awaitable<T> = T | Promise<T>;
+
+/** @example const keys = await store.listKeys(ws.id) */
+export type AdminStore = { [K in keyof Ops]: (...args: Rest<Ops[K]>) => Awaitable<Result<Ops[K]>> } & {
+  /** Close the file (folding its WAL in) or the connection pool. */
+  close(): Promise<void>;
+};
+
+/** What the PostgreSQL implementation provides: every operation, async, on a connection or transaction. */
+export type PgAdminOps = {
+  [K in keyof Ops]: (sql: SQL, ...args: Rest<Ops[K]>) => Promise<Result<Ops[K]>>;
+};
+/** Which of the PostgreSQL operations run in a transaction of the seam's making. */
+export const ADMIN_WRITES: ReadonlySet<string> = new Set(Object.keys(WRITES));
+
+/**
+ * The admin store over an open SQLite file.
+ * @example const store = sqliteAdmin(openDatabase("feedbase.db", { create: false }))
+ */
+export function sqliteAdmin(db: Database): AdminStore {
+  const store: Record<string, unknown> = { close: async () => closeDatabase(db) };
+  for (const [name, fn] of Object.entries({ ...READS, ...WHOLE }) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
+    store[name] = (...args: unknown[]) => fn(db, ...args);
+  }
+  for (const [name, fn] of Object.entries(WRITES) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
+    store[name] = (...args: unknown[]) => transaction(db, () => fn(db, ...args) as never);
+  }
+  return store as AdminStore;
+}
