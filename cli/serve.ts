@@ -6,7 +6,7 @@ import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
 import { dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import { refuseOtherOwner } from "./owner.ts";
-import { redactUrl } from "../src/store/pg/connect.ts";
+import { dataLocation, locationName } from "./location.ts";
 import type { Io } from "./io.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
@@ -71,7 +71,7 @@ async function start(options: Parameters<typeof startService>[0], opts: ServeOpt
 export function registerServe(program: Command, io: Io): void {
   const command = program
     .command("serve")
-    .description("serve the v1 HTTP API and deliver webhooks (creates the data file if missing)")
+    .description("serve the v1 HTTP API and deliver webhooks (creates the data file if missing; --database: from PostgreSQL)")
     .addOption(dataOption())
     .addOption(new Option("--host <address>", "address to bind").env("FEEDBASE_HOST").default("127.0.0.1"))
     .addOption(new Option("--port <n>", "port to listen on (0 picks a free one)").env("FEEDBASE_PORT").default(8080).argParser(intInRange("--port", 0, 65535)))
@@ -96,8 +96,8 @@ export function registerServe(program: Command, io: Io): void {
     .addOption(new Option("--metrics-token-file <file>", "with --metrics: answer only Authorization: Bearer <the file's token>").env("FEEDBASE_METRICS_TOKEN_FILE"))
     .action(
       async (opts: ServeOptions) => {
-        if (opts.database !== undefined) throw new CliFailure(`serve on PostgreSQL (${redactUrl(opts.database)}) is not in this build yet: serve an SQLite file with --data`);
-        refuseOtherOwner(opts);
+        const data = dataLocation(opts);
+        if (data.kind === "sqlite") refuseOtherOwner(opts);
         if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
         if (!opts.tlsCert && !opts.insecureHttp && !LOOPBACK.test(opts.host)) {
           throw new CliFailure(
@@ -109,10 +109,10 @@ export function registerServe(program: Command, io: Io): void {
         const metrics = opts.metrics ? { token: opts.metricsTokenFile === undefined ? null : readToken(opts.metricsTokenFile) } : undefined;
         const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
         const service = await start(
-          { data: { kind: "sqlite", path: opts.data }, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
+          { data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
           opts,
         );
-        service.logger.log("info", "listening", { url: service.url.href, data: opts.data });
+        service.logger.log("info", "listening", { url: service.url.href, data: locationName(data) });
         // File names and switches only: nothing here is a secret.
         service.logger.log("debug", "settings", {
           tlsCert: opts.tlsCert ?? null,
@@ -142,5 +142,6 @@ export function registerServe(program: Command, io: Io): void {
     "FEEDBASE_PORT=9000 FEEDBASE_ACCESS_LOG=off feedbase serve",
     "feedbase serve --log-level warn --access-log off",
     "feedbase serve --metrics --metrics-token-file /etc/feedbase/metrics.token",
+    "FEEDBASE_DATABASE_URL=postgres://feedbase@db.example/feedbase feedbase serve",
   ]);
 }

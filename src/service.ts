@@ -8,7 +8,6 @@ import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startHeapTrim } from "./heap-trim.ts";
 import type { DataLocation } from "./store/location.ts";
 import type { DeliveryTuning } from "./webhooks/delivery-loop.ts";
-import { openPostgresStore } from "./service/postgres.ts";
 import type { ServedStore, StoreDeps } from "./service/served-store.ts";
 import { openSqliteStore } from "./service/sqlite.ts";
 import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
@@ -66,7 +65,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const logger = options.logger ?? createLogger(undefined, clock, options.logLevel);
   let recorder: ServiceMetrics | null = null;
   const deps: StoreDeps = { logger, clock, webhooks: options.webhooks, onOutcome: (outcome) => recorder?.delivery(outcome), onCommit: (size) => recorder?.commit(size) };
-  const store: ServedStore = options.data.kind === "sqlite" ? openSqliteStore(options.data.path, deps) : await openPostgresStore(options.data.url, deps);
+  // PostgreSQL's modules load only when used: an SQLite start does not pay for them.
+  const store: ServedStore =
+    options.data.kind === "sqlite" ? openSqliteStore(options.data.path, deps) : await (await import("./service/postgres.ts")).openPostgresStore(options.data.url, deps);
   const { readiness } = store;
   if (options.metrics) recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness });
   const fetch = createFetch({

@@ -12,7 +12,7 @@ import { pendingByWebhook } from "../store/pg/deliveries.ts";
 import { findKey } from "../store/pg/keys.ts";
 import { databaseAnswers, isPgStorageFull, probeWrite } from "../store/pg/readiness.ts";
 import { DEFAULT_TUNING, startDeliveryLoop } from "../webhooks/delivery-loop.ts";
-import { pgDeliveryStore } from "../webhooks/delivery-store.ts";
+import { pgDeliveryStore } from "../webhooks/pg-delivery-store.ts";
 import type { ServedStore, StoreDeps } from "./served-store.ts";
 
 /** This process among the instances sharing the database, as `claimed_by` names it. */

@@ -1,15 +1,11 @@
 /**
  * What the delivery loop asks of the database, on either backend. SQLite: the functions of
  * src/store/deliveries.ts as they are, outcomes through the server's group commit; nothing is claimed,
- * the one process knows what it has in flight. PostgreSQL: several instances may share the database, so
- * due deliveries are claimed with a lease and outcomes commit in transactions of their own
- * (docs/decisions.md#postgresql).
+ * the one process knows what it has in flight. PostgreSQL: ./pg-delivery-store.ts.
  */
 import type { Database } from "bun:sqlite";
-import type { SQL } from "bun";
 import * as lite from "../store/deliveries.ts";
 import type { AttemptOutcome, DueDelivery, WebhookDisable } from "../store/deliveries.ts";
-import * as pg from "../store/pg/deliveries.ts";
 import { setWebhookEnabled } from "../store/webhooks.ts";
 import type { WriteQueue } from "../store/write-queue.ts";
 
@@ -53,24 +49,5 @@ export function sqliteDeliveryStore(db: Database, writes: WriteQueue): DeliveryS
         return recorded;
       }),
     release: async () => {},
-  };
-}
-
-/**
- * `instance` names this process in `claimed_by`; `perWebhook` caps the live claims per webhook across instances.
- * @example startDeliveryLoop({ store: pgDeliveryStore(sql, instanceName(), 4), logger })
- */
-export function pgDeliveryStore(sql: SQL, instance: string, perWebhook: number): DeliveryStore {
-  return {
-    webhooksWithDue: (nowMs) => pg.webhooksWithDueDeliveries(sql, nowMs),
-    take: (webhookId, nowMs, free) => pg.claimDue(sql, instance, webhookId, nowMs, free, perWebhook),
-    nextDueAfter: (nowMs) => pg.nextDueAfter(sql, nowMs),
-    prune: (before) => pg.pruneDelivered(sql, before),
-    finish: async (outcome, disable, committed) => {
-      const recorded = await pg.finishAttempt(sql, outcome, disable);
-      committed();
-      return recorded;
-    },
-    release: () => pg.releaseClaims(sql, instance),
   };
 }
