@@ -1,5 +1,5 @@
 /**
- * `serve` on PostgreSQL (docs/decisions.md#postgresql): a pool for reads and writes (each write its own
+ * `serve` on PostgreSQL (docs/decisions.md#serving-from-postgresql): a pool for reads and writes (each write its own
  * transaction), a listening connection for the data generation, the delivery loop claiming with leases.
  */
 import { randomBytes } from "node:crypto";
@@ -8,7 +8,7 @@ import { readiness } from "../http/readiness.ts";
 import { pgBackend } from "../store/pg/backend.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import { PgDataVersion } from "../store/pg/data-version.ts";
-import { pendingByWebhook } from "../store/pg/deliveries.ts";
+import { pendingByWebhook } from "../store/pg/delivery-admin.ts";
 import { findKey } from "../store/pg/keys.ts";
 import { databaseAnswers, isPgStorageFull, probeWrite } from "../store/pg/readiness.ts";
 import { DEFAULT_TUNING, startDeliveryLoop } from "../webhooks/delivery-loop.ts";

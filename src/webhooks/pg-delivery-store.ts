@@ -1,6 +1,6 @@
 /**
  * The delivery loop's store on PostgreSQL: several instances may share the database, so due deliveries
- * are claimed with a lease and outcomes commit in transactions of their own (docs/decisions.md#postgresql).
+ * are claimed with a lease and outcomes commit in transactions of their own (docs/decisions.md#serving-from-postgresql).
  */
 import type { SQL } from "bun";
 import * as pg from "../store/pg/deliveries.ts";

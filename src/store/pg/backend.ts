@@ -2,7 +2,7 @@
  * The PostgreSQL backend: the same `Reads` and `Writes` as the SQLite one (../backend.ts), async. A
  * write is one transaction of its own (the change, its history entry, its event and the event's
  * deliveries: the outbox), ending with a notification on the channel every instance listens to, so
- * their cached bodies and keys go (./data-version.ts). docs/decisions.md#postgresql.
+ * their cached bodies and keys go (./data-version.ts). docs/decisions.md#serving-from-postgresql.
  */
 import type { SQL } from "bun";
 import type { Backend, Reads, Writes } from "../backend.ts";
@@ -12,9 +12,7 @@ import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } fr
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
-
-/** The channel of data changes: every committing transaction notifies it. */
-export const CHANGES_CHANNEL = "feedbase";
+import { writeTransaction } from "./transaction.ts";
 
 /** Each name of `T` as a PostgreSQL store function: the connection first, then the same arguments, the same result later. */
 type Twins<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (sql: SQL, ...args: A) => Promise<Awaited<R>> : never };
@@ -51,11 +49,7 @@ export function pgBackend(sql: SQL, afterWrite: readonly (() => void)[]): Backen
   const write: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(WRITES) as [string, (sql: SQL, ...args: unknown[]) => Promise<unknown>][]) {
     write[name] = async (...args: unknown[]) => {
-      const result = await sql.begin(async (tx) => {
-        const value = await fn(tx, ...args);
-        await tx`SELECT pg_notify(${CHANGES_CHANNEL}, '')`;
-        return value;
-      });
+      const result = await writeTransaction(sql, (tx) => fn(tx, ...args));
       for (const effect of afterWrite) effect();
       return result;
     };

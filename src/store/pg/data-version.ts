@@ -3,12 +3,14 @@
  * data notifies the `feedbase` channel, and a notification moves the generation here, whichever
  * process committed. Our own commits move it at once (`touch`), before their answer goes out. While
  * the listening connection is down a notification could be missed, so every `current()` is then a new
- * generation: nothing is served from cache until it is back (docs/decisions.md#postgresql).
+ * generation: nothing is served from cache until it is back (docs/decisions.md#serving-from-postgresql).
  */
 import { SQL } from "bun";
 import type { Logger } from "../../log.ts";
-import { CHANGES_CHANNEL } from "./backend.ts";
 import { redactUrl } from "./connect.ts";
+
+/** The channel every transaction that changes data notifies (./transaction.ts). */
+const CHANGES_CHANNEL = "feedbase";
 
 /** @example const version = await PgDataVersion.start(url, logger); version.current() */
 export class PgDataVersion {

@@ -1,14 +1,15 @@
 /**
  * PostgreSQL's twins of the outbox and delivery-loop parts of ../deliveries.ts. Several instances may
  * send from one database, so a delivery is claimed before its attempt: `claimed_by` names the
- * instance, `claimed_until` ends the lease (docs/decisions.md#postgresql). Epoch-ms columns are BIGINT,
+ * instance, `claimed_until` ends the lease (docs/decisions.md#serving-from-postgresql). Epoch-ms columns are BIGINT,
  * read as `::float8` (Bun.sql gives int8 as a string).
  */
 import type { SQL } from "bun";
 import { newDeliveryId } from "../../domain/ids.ts";
 import { OPT_IN_EVENTS, type EventType } from "../../domain/events.ts";
-import type { AttemptOutcome, CommittedEvent, DueDelivery, PendingByWebhook, WebhookDisable } from "../deliveries.ts";
+import type { AttemptOutcome, CommittedEvent, DueDelivery, WebhookDisable } from "../deliveries.ts";
 import { recordAttempt } from "./attempts.ts";
+import { setWebhookEnabled } from "./webhooks.ts";
 
 /** How long a claim holds: past the 10 s an attempt may take, and what a dead instance's deliveries wait. */
 export const LEASE_MS = 60_000;
@@ -92,7 +93,7 @@ export async function finishAttempt(sql: SQL, o: AttemptOutcome, disable: Webhoo
       WHERE id = ${o.id} AND status = 'pending' AND attempts = ${o.attemptsBefore}`;
     if (result.count !== 1) return false;
     await recordAttempt(tx, o.id, { at: o.startedAt, status: o.lastStatus, error: o.lastError, ms: o.ms });
-    if (disable !== null) await tx`UPDATE webhooks SET enabled = 0, disabled_reason = ${disable.reason} WHERE id = ${disable.webhookId}`;
+    if (disable !== null) await setWebhookEnabled(tx, disable.webhookId, false, disable.reason);
     return true;
   });
 }
@@ -100,13 +101,4 @@ export async function finishAttempt(sql: SQL, o: AttemptOutcome, disable: Webhoo
 /** Delete delivered deliveries last touched before `before` (ISO). @example await pruneDelivered(sql, isoTime(Date.now() - 30 * 86_400_000)) */
 export async function pruneDelivered(sql: SQL, before: string): Promise<number> {
   return (await sql`DELETE FROM deliveries WHERE status = 'delivered' AND updated_at < ${before}`).count;
-}
-
-/** Every webhook's pending count and oldest pending creation time, for metrics. @example await pendingByWebhook(sql) */
-export async function pendingByWebhook(sql: SQL): Promise<PendingByWebhook[]> {
-  return [
-    ...((await sql`SELECT w.id AS "webhookId", count(d.id)::int AS pending, min(d.created_at) AS oldest
-      FROM webhooks w LEFT JOIN deliveries d ON d.webhook_id = w.id AND d.status = 'pending'
-      GROUP BY w.id ORDER BY w.id COLLATE "C"`) as PendingByWebhook[]),
-  ];
 }

@@ -11,7 +11,7 @@ const OUTBOX_LOCK = 0x66656564_6f757462n;
  * Hold the outbox until the transaction ends. Event ids come from a sequence, so without it a later
  * id could commit before an earlier one and a reader of `GET /v1/events?after=` would step over the
  * earlier one for good; with it, events commit in id order as in SQLite, where one writer at a time
- * is the rule (docs/decisions.md#postgresql). Taken again in the same transaction, it is a no-op.
+ * is the rule (docs/decisions.md#serving-from-postgresql). Taken again in the same transaction, it is a no-op.
  * @example await lockOutbox(tx)
  */
 export async function lockOutbox(sql: SQL): Promise<void> {

@@ -3,7 +3,7 @@ import type { SQL } from "bun";
 import { NotFoundError } from "../../domain/errors.ts";
 import { filterValues, stockFlags, toDetail, type DetailRow, type IngredientDetail, type IngredientFilters, type IngredientListItem, type PriceEntry } from "../ingredient-rows.ts";
 
-// Names order as SQLite's NOCASE then bytes (docs/decisions.md#postgresql): fb_nocase folds A-Z only, the columns compare bytes.
+// Names order as SQLite's NOCASE then bytes (docs/decisions.md#serving-from-postgresql): fb_nocase folds A-Z only, the columns compare bytes.
 
 /** @example await listIngredients(sql, 1, { category: "Cereals" }) */
 export async function listIngredients(sql: SQL, workspaceId: number, filters: IngredientFilters = {}): Promise<IngredientListItem[]> {
