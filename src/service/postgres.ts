@@ -34,14 +34,15 @@ export async function openPostgresStore(url: string, deps: StoreDeps): Promise<S
   }
   const perWebhook = deps.webhooks?.perWebhook ?? DEFAULT_TUNING.perWebhook;
   const deliveries = startDeliveryLoop({
-    store: pgDeliveryStore(sql, instanceName(), perWebhook),
+    store: pgDeliveryStore(sql, instanceName(), perWebhook, () => deps.onCommit(1)),
     logger,
     clock: deps.clock,
     onOutcome: deps.onOutcome,
     ...(deps.webhooks ? { tuning: deps.webhooks } : {}),
   });
   return {
-    backend: pgBackend(sql, [() => version.touch(), () => deliveries.wake()]),
+    // Each write is a commit of its own: the metrics' commit sizes are all 1 on PostgreSQL.
+    backend: pgBackend(sql, [() => version.touch(), () => deliveries.wake(), () => deps.onCommit(1)]),
     findKey: (key) => findKey(sql, key),
     version,
     readiness: readiness({

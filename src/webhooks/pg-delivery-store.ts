@@ -7,10 +7,11 @@ import * as pg from "../store/pg/deliveries.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 
 /**
- * `instance` names this process in `claimed_by`; `perWebhook` caps the live claims per webhook across instances.
- * @example startDeliveryLoop({ store: pgDeliveryStore(sql, instanceName(), 4), logger })
+ * `instance` names this process in `claimed_by`; `perWebhook` caps the live claims per webhook across
+ * instances; `onCommit` is told of each outcome's commit (metrics).
+ * @example startDeliveryLoop({ store: pgDeliveryStore(sql, instanceName(), 4, () => {}), logger })
  */
-export function pgDeliveryStore(sql: SQL, instance: string, perWebhook: number): DeliveryStore {
+export function pgDeliveryStore(sql: SQL, instance: string, perWebhook: number, onCommit: () => void): DeliveryStore {
   return {
     webhooksWithDue: (nowMs) => pg.webhooksWithDueDeliveries(sql, nowMs),
     take: (webhookId, nowMs, free) => pg.claimDue(sql, instance, webhookId, nowMs, free, perWebhook),
@@ -18,6 +19,7 @@ export function pgDeliveryStore(sql: SQL, instance: string, perWebhook: number):
     prune: (before) => pg.pruneDelivered(sql, before),
     finish: async (outcome, disable, committed) => {
       const recorded = await pg.finishAttempt(sql, outcome, disable);
+      onCommit();
       committed();
       return recorded;
     },

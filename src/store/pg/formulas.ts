@@ -2,6 +2,7 @@
 import type { SQL } from "bun";
 import { NotFoundError } from "../../domain/errors.ts";
 import type { FormulaDetail, FormulaSummary } from "../../schemas/formulas.ts";
+import { unmatchable } from "./text.ts";
 import { formulaDetailOf, type FormulaRow } from "../formula-rows.ts";
 import type { FormulaFilters } from "../formulas.ts";
 
@@ -11,6 +12,7 @@ import type { FormulaFilters } from "../formulas.ts";
 export async function listFormulas(sql: SQL, workspaceId: number, filters: FormulaFilters = {}): Promise<FormulaSummary[]> {
   const species = filters.species ?? null;
   const subcategory = filters.subcategory ?? null;
+  if (unmatchable(species, subcategory)) return [];
   return (await sql`SELECT id, name, species, subcategory, batch_size AS "batchSize", total_cost AS "totalCost", created_at AS "createdAt" FROM formulas
     WHERE workspace_id = ${workspaceId} AND (${species}::text IS NULL OR species = ${species}) AND (${subcategory}::text IS NULL OR subcategory = ${subcategory})
     ORDER BY created_at DESC, id`) as FormulaSummary[];
@@ -18,6 +20,7 @@ export async function listFormulas(sql: SQL, workspaceId: number, filters: Formu
 
 /** @example await findFormula(sql, 1, "broiler-starter") // FormulaDetail | null */
 export async function findFormula(sql: SQL, workspaceId: number, id: string): Promise<FormulaDetail | null> {
+  if (unmatchable(id)) return null;
   const rows = (await sql`SELECT id, name, species, subcategory, batch_size AS "batchSize", total_cost AS "totalCost", created_at AS "createdAt", nutrients, constraints
     FROM formulas WHERE workspace_id = ${workspaceId} AND id = ${id}`) as FormulaRow[];
   if (!rows[0]) return null;
@@ -43,6 +46,7 @@ export async function listFormulaDetails(sql: SQL, workspaceId: number): Promise
 
 /** @example await formulaExists(sql, 1, "broiler-starter") // true */
 export async function formulaExists(sql: SQL, workspaceId: number, id: string): Promise<boolean> {
+  if (unmatchable(id)) return false;
   return (await sql`SELECT 1 FROM formulas WHERE workspace_id = ${workspaceId} AND id = ${id}`).length > 0;
 }
 

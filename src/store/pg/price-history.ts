@@ -4,6 +4,7 @@ import { repeatsPoint, type PricePoint } from "../../domain/ingredient-events.ts
 import { filterValues, stockFlags, type IngredientFilters, type PriceEntry } from "../ingredient-rows.ts";
 import type { HistoryRange, PriceHistory, PriceHistoryEntry, PriceSource } from "../price-history.ts";
 import { requireIngredient } from "./ingredients.ts";
+import { unmatchable } from "./text.ts";
 
 /** Append an entry; call inside the change's transaction. @example await recordPrice(tx, 1, "Maize", { price: 219, inStock: true, at: now, source: "api" }) */
 export async function recordPrice(sql: SQL, workspaceId: number, name: string, entry: PricePoint & { at: string; source: PriceSource }): Promise<void> {
@@ -33,6 +34,7 @@ export async function priceHistory(sql: SQL, workspaceId: number, name: string, 
 /** The price list as it stood at `at`, in list order. @example await pricesAt(sql, 1, "2026-10-01T00:00:00.000Z") */
 export async function pricesAt(sql: SQL, workspaceId: number, at: string, filters: IngredientFilters = {}): Promise<PriceEntry[]> {
   const [category, inStock] = filterValues(filters);
+  if (unmatchable(category)) return [];
   const rows = await sql`SELECT i.name, h.price, h.in_stock AS "inStock", i.category FROM ingredients i
     JOIN price_history h ON h.id = (SELECT id FROM price_history WHERE ingredient_id = i.id AND at <= ${at} ORDER BY at DESC, id DESC LIMIT 1)
     WHERE i.workspace_id = ${workspaceId} AND (${category}::text IS NULL OR i.category = ${category}) AND (${inStock}::int IS NULL OR h.in_stock = ${inStock})
