@@ -58,10 +58,11 @@ test-postgres: $(DEPS) $(EXE) test-tools
 	$(call need,/usr/lib/postgresql/*/bin/initdb,postgresql)
 	test/postgres/cluster.sh $(BUN) test --timeout 30000 $$($(BUN) test/postgres/suite.ts)
 
-# lintian checks the package, promtool the metrics and alert rules, systemd-analyze the units.
+# lintian checks the package, promtool the metrics and alert rules, haproxy the sample front (test/proxy.test.ts), systemd-analyze the units.
 test-tools: deb-tools
 	$(call need,lintian,lintian)
 	$(call need,promtool,prometheus)
+	$(call need,haproxy,haproxy)
 	$(call need,systemd-analyze,systemd)
 
 check: $(DEPS)

@@ -5,38 +5,38 @@
  *    `GET /v1/prices?at=`, `GET /v1/formulas/:id/cost?at=` and `GET /v1/reports/cost-changes?since=`,
  *    each request with an instant of its own, so none is answered from the read cache (every one
  *    computes). Sequential requests from one client over loopback; the bound is 50 ms each.
- * 2. Throughput of `GET /v1/prices` and `PUT /v1/prices/:name` with history against the build before
- *    it: the executable is built from BASELINE_COMMIT (main just before the history landed) in a
- *    temporary git worktree, and both executables serve identical copies of the same data file
- *    (the old build opens it: it ignores the newer tables and writes no history). wrk runs alternate,
- *    history build then baseline, so load that comes and goes hits both; the figure is the ratio of
- *    the medians.
+ * 2. Throughput of `GET /v1/prices` and `PUT /v1/prices/:name` with history against without it: the
+ *    baseline executable is this same tree compiled the same way with one change, `recordPrice` (the
+ *    only function that writes a history entry) replaced by one that does nothing, so the two differ
+ *    by the history write alone (an earlier build would also differ by everything landed since). Both
+ *    serve identical copies of the same data file. wrk runs alternate, history build then baseline,
+ *    so load that comes and goes hits both; the figure is the median of the per-pair ratios.
  *
  * Run alone: `bun bench/history.ts [dist/feedbase]` prints the RESULTS.md section and the JSON figures.
  * bench/run.ts runs it as one of its extra figures.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateFormulas, generateIngredients, seedIngredients, SEED } from "./dataset.ts";
 import { freePort, waitForIdle } from "./system.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { createKey } from "../src/store/keys.ts";
-import { recordPrice } from "../src/store/price-history.ts";
+import { FOLD_AT, foldPriceLog, recordPrice } from "../src/store/price-history.ts";
 import { requireWorkspace } from "../src/store/workspaces.ts";
 import { importFormulas } from "../src/admin/imports.ts";
 import { parseFormulaFile } from "../src/domain/formula-file.ts";
 import { seeded } from "../src/domain/random.ts";
 
 const ROOT = join(import.meta.dir, "..");
-/** main just before the price history landed: "the build before this change". */
-export const BASELINE_COMMIT = "1630ae59b66d93d2f2a8b111bbcf9386dca260fe";
+/** The one function that writes history entries, up to the end of its body, and what the baseline has instead. */
+const HISTORY_WRITE = { file: "src/store/price-history.ts", fn: /export function recordPrice\([\s\S]*?\n\}\n/, noop: "export function recordPrice(): void {}\n" };
 const SHAPE = { ingredients: 1000, entriesPerIngredient: 100, formulas: 200, formulaLines: 12 } as const;
-const LATENCY_REQUESTS = { pricesAt: 30, cost: 40, report: 20 } as const;
+const LATENCY_REQUESTS = { history: 30, pricesAt: 30, cost: 40, report: 20 } as const;
 const BOUND_MS = 50;
 /** Short runs: the machine is shared. */
-const WRK = { threads: 2, connections: 32, seconds: 3, reps: 3 } as const;
+const WRK = { threads: 2, connections: 32, seconds: 3, reps: 5 } as const;
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 const NOW = Date.parse("2026-11-23T08:00:00.000Z");
 
@@ -47,12 +47,20 @@ export interface LatencyFigure {
   maxMs: number;
 }
 
+export interface LatencySet {
+  history: LatencyFigure;
+  pricesAt: LatencyFigure;
+  pricesNow: LatencyFigure;
+  cost: LatencyFigure;
+  report: LatencyFigure;
+}
+
 export interface HistoryBench {
   shape: typeof SHAPE;
-  baselineCommit: string;
   baselineNote: string | null;
-  latency: { pricesAt: LatencyFigure; cost: LatencyFigure; report: LatencyFigure };
-  throughput: { id: "prices" | "put"; label: string; history: number[]; baseline: number[]; ratio: number | null }[];
+  /** The same reads on the same data with the log just folded and with it one entry short of its next fold. */
+  latency: { logEmpty: LatencySet; logFull: LatencySet | null };
+  throughput: { id: "prices" | "put"; label: string; history: number[]; baseline: number[]; ratio: number | null; kibPerRequest: { history: number[]; baseline: number[] } }[];
 }
 
 const progress = (msg: string) => process.stderr.write(`[bench history] ${msg}\n`);
@@ -76,17 +84,22 @@ export function prepareData(dataPath: string): { key: string; names: string[]; f
     const workspaceId = requireWorkspace(db, "default").id;
     const formulas = generateFormulas(ingredients, SHAPE.formulas, SHAPE.formulaLines, SEED);
     // Each ingredient's first entry is its creation, 100 weeks ago; 99 weekly quotes follow, the last (a week ago) its current price.
+    // Week by week, as a server records them; the log is folded just before its last FOLD_AT − 1 entries, so it ends full.
     const next = seeded(SEED + 7);
+    const prices = new Map(ingredients.map((i) => [i.name, i.price]));
+    const quotes = ingredients.length * (SHAPE.entriesPerIngredient - 1);
+    let recorded = 0;
     db.transaction(() => {
-      for (const ingredient of ingredients) {
-        let price = ingredient.price;
-        for (let week = SHAPE.entriesPerIngredient - 1; week >= 1; week--) {
-          price = Math.max(1, Number((price * (1 + 0.03 * (2 * next() - 1))).toFixed(2)));
-          const at = new Date(NOW - week * WEEK_MS).toISOString();
+      for (let week = SHAPE.entriesPerIngredient - 1; week >= 1; week--) {
+        const at = new Date(NOW - week * WEEK_MS).toISOString();
+        for (const ingredient of ingredients) {
+          if (recorded++ === quotes - (FOLD_AT - 1)) foldPriceLog(db);
+          const price = Math.max(1, Number((prices.get(ingredient.name)! * (1 + 0.03 * (2 * next() - 1))).toFixed(2)));
+          prices.set(ingredient.name, price);
           recordPrice(db, workspaceId, ingredient.name, { price, inStock: ingredient.inStock, at, source: "import" });
         }
-        db.query("UPDATE ingredients SET price = ? WHERE workspace_id = ? AND name = ?").run(price, workspaceId, ingredient.name);
       }
+      for (const [name, price] of prices) db.query("UPDATE ingredients SET price = ? WHERE workspace_id = ? AND name = ?").run(price, workspaceId, name);
       importFormulas(db, workspaceId, parseFormulaFile(formulas), { replace: false, now: new Date(NOW - 30 * WEEK_MS).toISOString() });
     }).immediate();
     const key = createKey(db, { workspaceId, write: true, rateLimit: 1_000_000, label: "bench history", now: new Date().toISOString() }).key;
@@ -96,20 +109,22 @@ export function prepareData(dataPath: string): { key: string; names: string[]; f
   }
 }
 
-/** dist/feedbase as it was built at BASELINE_COMMIT, from a temporary worktree sharing our node_modules. */
+/**
+ * This tree compiled as the Makefile compiles dist/feedbase, with recordPrice doing nothing: the
+ * server without the history write and otherwise the same (src/ and cli/ as they are on disk).
+ */
 async function buildBaseline(tmp: string): Promise<{ exe: string | null; note: string | null }> {
   const tree = join(tmp, "baseline-tree");
-  const added = await run(["git", "worktree", "add", "--detach", tree, BASELINE_COMMIT]);
-  if (added.code !== 0) return { exe: null, note: `no baseline: git worktree add ${BASELINE_COMMIT.slice(0, 7)} failed (${added.stderr.trim().split("\n").pop()})` };
-  try {
-    symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
-    const exe = join(tmp, "feedbase-baseline");
-    const built = await run([process.execPath, "build", join(tree, "cli", "main.ts"), "--compile", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", exe], tree);
-    if (built.code !== 0) return { exe: null, note: `no baseline: bun build at ${BASELINE_COMMIT.slice(0, 7)} failed (${built.stderr.trim().split("\n").pop()})` };
-    return { exe, note: null };
-  } finally {
-    await run(["git", "worktree", "remove", "--force", tree]);
-  }
+  for (const part of ["src", "cli", "package.json", "tsconfig.json"]) cpSync(join(ROOT, part), join(tree, part), { recursive: true });
+  symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
+  const source = readFileSync(join(tree, HISTORY_WRITE.file), "utf8");
+  if (!HISTORY_WRITE.fn.test(source)) return { exe: null, note: `no baseline: recordPrice not found in ${HISTORY_WRITE.file}` };
+  writeFileSync(join(tree, HISTORY_WRITE.file), source.replace(HISTORY_WRITE.fn, HISTORY_WRITE.noop));
+  const exe = join(tmp, "feedbase-without-history");
+  const flags = ["--compile", "--bytecode", "--format=esm", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"];
+  const built = await run([process.execPath, "build", join(tree, "cli", "main.ts"), ...flags, "--outfile", exe], tree);
+  if (built.code !== 0) return { exe: null, note: `no baseline: bun build without the history write failed (${built.stderr.trim().split("\n").pop()})` };
+  return { exe, note: null };
 }
 
 export interface Server {
@@ -148,7 +163,12 @@ export async function latency(url: string, key: string, paths: string[]): Promis
   return { requests: ms.length, medianMs: medianOf(ms), p90Ms: quantile(ms, 0.9), maxMs: Math.max(...ms) };
 }
 
-export async function wrk(url: string, method: "GET" | "PUT", pathsFile: string, keysFile: string, base: number): Promise<number> {
+/** Bytes the server process has caused to be written to storage (/proc/<pid>/io): WAL frames and checkpoints. */
+function writtenBytes(server: Server): number {
+  return Number(/^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${server.proc.pid}/io`, "utf8"))?.[1] ?? NaN);
+}
+
+export async function wrk(url: string, method: "GET" | "PUT", pathsFile: string, keysFile: string, base: number): Promise<{ rate: number; requests: number }> {
   const out = await run(
     ["wrk", `-t${WRK.threads}`, `-c${WRK.connections}`, `-d${WRK.seconds}s`, "--timeout", "10s", "-s", join(import.meta.dir, "wrk.lua"), url, "--", method, pathsFile, keysFile, String(base), String(WRK.threads)],
     ROOT,
@@ -158,7 +178,7 @@ export async function wrk(url: string, method: "GET" | "PUT", pathsFile: string,
   if (out.code !== 0 || !line) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
   const r = JSON.parse(line.slice("BENCH_JSON ".length)) as { requests: number; durationUs: number; httpErrors: number };
   if (r.httpErrors > 0) throw new Error(`wrk ${method} ${url}: ${r.httpErrors} answers >= 400`);
-  return r.requests / (r.durationUs / 1e6);
+  return { rate: r.requests / (r.durationUs / 1e6), requests: r.requests };
 }
 
 /**
@@ -174,21 +194,36 @@ export async function benchHistory(exe: string): Promise<HistoryBench> {
     const { key, names, formulaIds } = prepareData(withHistory);
     const copy = new Database(withHistory);
     copy.run(`VACUUM INTO '${join(tmp, "baseline.db")}'`);
+    copy.run(`VACUUM INTO '${join(tmp, "folded.db")}'`);
     copy.close();
-    progress(`building the baseline executable at ${BASELINE_COMMIT.slice(0, 7)}`);
+    const folded = openDatabase(join(tmp, "folded.db"), { create: false });
+    folded.transaction(() => foldPriceLog(folded)).immediate();
+    folded.close();
+    progress("building the baseline executable: this tree without the history write");
     const baseline = await buildBaseline(tmp);
 
-    const current = await serve(exe, withHistory, key);
-    servers.push(current);
-    progress("latency of the history reads (no request answered from the cache)");
     const instant = (i: number, n: number) => new Date(NOW - SHAPE.entriesPerIngredient * WEEK_MS + Math.floor(((i + 0.5) / n) * SHAPE.entriesPerIngredient * WEEK_MS) + i).toISOString();
     const series = (n: number, path: (i: number) => string) => Array.from({ length: n }, (_, i) => path(i));
-    await latency(current.url, key, ["/v1/prices", "/v1/reports/cost-changes"]); // first touch of the file's pages
-    const figures = {
-      pricesAt: await latency(current.url, key, series(LATENCY_REQUESTS.pricesAt, (i) => `/v1/prices?at=${instant(i, LATENCY_REQUESTS.pricesAt)}`)),
-      cost: await latency(current.url, key, series(LATENCY_REQUESTS.cost, (i) => `/v1/formulas/${formulaIds[(i * 7) % formulaIds.length]}/cost?at=${instant(i, LATENCY_REQUESTS.cost)}`)),
-      report: await latency(current.url, key, series(LATENCY_REQUESTS.report, (i) => `/v1/reports/cost-changes?since=${instant(i, LATENCY_REQUESTS.report)}`)),
+    const latencies = async (server: Server): Promise<LatencySet> => {
+      await latency(server.url, key, ["/v1/prices", "/v1/reports/cost-changes"]); // first touch of the file's pages
+      return {
+        history: await latency(server.url, key, series(LATENCY_REQUESTS.history, (i) => `/v1/prices/${encodeURIComponent(names[(i * 37) % names.length]!)}?from=${instant(i, LATENCY_REQUESTS.history)}`)),
+        pricesAt: await latency(server.url, key, series(LATENCY_REQUESTS.pricesAt, (i) => `/v1/prices?at=${instant(i, LATENCY_REQUESTS.pricesAt)}`)),
+        // After every entry: each one of the log counts (the most it costs).
+        pricesNow: await latency(server.url, key, series(LATENCY_REQUESTS.pricesAt, (i) => `/v1/prices?at=${new Date(NOW + i).toISOString()}`)),
+        cost: await latency(server.url, key, series(LATENCY_REQUESTS.cost, (i) => `/v1/formulas/${formulaIds[(i * 7) % formulaIds.length]}/cost?at=${instant(i, LATENCY_REQUESTS.cost)}`)),
+        report: await latency(server.url, key, series(LATENCY_REQUESTS.report, (i) => `/v1/reports/cost-changes?since=${instant(i, LATENCY_REQUESTS.report)}`)),
+      };
     };
+    progress("latency of the history reads, log empty (no request answered from the cache)");
+    const empty = await serve(exe, join(tmp, "folded.db"), key);
+    servers.push(empty);
+    const figures = { logEmpty: await latencies(empty), logFull: null as LatencySet | null };
+    await stop(empty);
+    const current = await serve(exe, withHistory, key);
+    servers.push(current);
+    progress(`latency of the history reads, ${FOLD_AT - 1} entries in the log`);
+    figures.logFull = await latencies(current);
 
     const throughput: HistoryBench["throughput"] = [];
     const before = baseline.exe ? await serve(baseline.exe, join(tmp, "baseline.db"), key) : null;
@@ -202,19 +237,22 @@ export async function benchHistory(exe: string): Promise<HistoryBench> {
     ] as const) {
       const pathsFile = join(tmp, `paths-${id}.txt`);
       writeFileSync(pathsFile, paths.join("\n") + "\n");
-      const row = { id, label, history: [] as number[], baseline: [] as number[], ratio: null as number | null };
+      const row = { id, label, history: [] as number[], baseline: [] as number[], ratio: null as number | null, kibPerRequest: { history: [] as number[], baseline: [] as number[] } };
       for (let rep = 0; rep < WRK.reps; rep++) {
         progress(`${label}, run ${rep + 1} of ${WRK.reps}`);
         for (const [side, server] of [["history", current], ["baseline", before]] as const) {
           if (!server) continue;
           await waitForIdle(1500);
-          row[side].push(await wrk(server.url, method, pathsFile, keysFile, (base += 10_000)));
+          const written = writtenBytes(server);
+          const measured = await wrk(server.url, method, pathsFile, keysFile, (base += 10_000));
+          row[side].push(measured.rate);
+          row.kibPerRequest[side].push((writtenBytes(server) - written) / 1024 / measured.requests);
         }
       }
-      if (row.baseline.length > 0) row.ratio = medianOf(row.history) / medianOf(row.baseline);
+      if (row.baseline.length > 0) row.ratio = medianOf(row.history.map((h, i) => h / row.baseline[i]!));
       throughput.push(row);
     }
-    return { shape: SHAPE, baselineCommit: BASELINE_COMMIT, baselineNote: baseline.note, latency: figures, throughput };
+    return { shape: SHAPE, baselineNote: baseline.note, latency: figures, throughput };
   } finally {
     for (const s of servers) if (s.proc.exitCode === null) await stop(s);
     rmSync(tmp, { recursive: true, force: true });
@@ -237,29 +275,47 @@ export function renderHistory(h: HistoryBench | null, failure?: string): string[
     `**Latency** of one request from a single client over loopback, each with its own instant so none is served from the read cache (bound: ${BOUND_MS} ms for the median; ` +
       "the tail is where other processes on the shared machine show, see the runs of the other sections):",
     "",
-    "| request | requests | median ms | p90 ms | max ms | median within the bound |",
-    "|---|---:|---:|---:|---:|---|",
+    `Each read twice, on the same data: with the log just folded (empty), and with ${(FOLD_AT - 1).toLocaleString("en-US")} entries in it, one short of its next fold (the slowest it gets).`,
+    "",
+    "| request | requests | log | median ms | p90 ms | max ms | median within the bound |",
+    "|---|---:|---|---:|---:|---:|---|",
   );
-  const rows: [string, LatencyFigure][] = [
-    ["`GET /v1/prices?at=` (1,000 rows as of the instant)", h.latency.pricesAt],
-    ["`GET /v1/formulas/:id/cost?at=` (12 rows)", h.latency.cost],
-    ["`GET /v1/reports/cost-changes?since=` (200 formulas)", h.latency.report],
+  const rows: [string, keyof LatencySet][] = [
+    ["`GET /v1/prices/:name?from=` (one ingredient's history)", "history"],
+    ["`GET /v1/prices?at=` (1,000 rows as of the instant)", "pricesAt"],
+    ["`GET /v1/prices?at=` after the last entry (every logged entry counts)", "pricesNow"],
+    ["`GET /v1/formulas/:id/cost?at=` (12 rows)", "cost"],
+    ["`GET /v1/reports/cost-changes?since=` (200 formulas)", "report"],
   ];
-  for (const [label, f] of rows) out.push(`| ${label} | ${f.requests} | ${fixed(f.medianMs, 2)} | ${fixed(f.p90Ms, 2)} | ${fixed(f.maxMs, 2)} | ${f.medianMs < BOUND_MS ? "yes" : "**no**"} |`);
+  for (const [label, id] of rows) {
+    for (const [log, set] of [["empty", h.latency.logEmpty], ["full", h.latency.logFull]] as const) {
+      const f = set?.[id];
+      if (f) out.push(`| ${label} | ${f.requests} | ${log} | ${fixed(f.medianMs, 2)} | ${fixed(f.p90Ms, 2)} | ${fixed(f.maxMs, 2)} | ${f.medianMs < BOUND_MS ? "yes" : "**no**"} |`);
+    }
+  }
   out.push(
     "",
-    `**Throughput with history against the build before it** (dist/feedbase built at ${h.baselineCommit.slice(0, 7)}, main just before the history landed, ` +
-      `serving an identical copy of the file; wrk -t${WRK.threads} -c${WRK.connections}, ${WRK.seconds} s runs alternating history build and baseline, ${WRK.reps} each). ` +
-      "Each PUT changes a price, so the history build also writes a history entry; no webhook asks for `formula.cost_changed`, so none is computed (the default). " +
-      "The baseline also lacks what other work changed on main since; the ratio is the whole difference between the two builds:",
+    `**Throughput with history against without it** (this tree compiled twice the same way, the baseline with \`recordPrice\`, the one function that writes ` +
+      `a history entry, doing nothing; both serve identical copies of the file; wrk -t${WRK.threads} -c${WRK.connections}, ${WRK.seconds} s runs alternating ` +
+      `with and without, ${WRK.reps} pairs). Each PUT changes a price, so the history build also writes a history entry; no webhook asks for ` +
+      "`formula.cost_changed`, so none is computed (the default). The ratio is the median of the per-pair ratios, the range their spread. " +
+      "KiB written per request is what the server process caused to be written to storage during the run (`/proc/<pid>/io` write_bytes: WAL frames and " +
+      "checkpoints), a figure other load on the shared disk does not move:",
     "",
   );
   if (h.baselineNote) out.push(h.baselineNote, "");
-  out.push("| request | with history, req/s (median) | before, req/s (median) | ratio | runs with history | runs before |", "|---|---:|---:|---:|---|---|");
+  out.push(
+    "| request | with history, req/s (median) | without, req/s (median) | ratio | pair ratios min–max | KiB written per request, with / without (medians) | runs with history | runs without |",
+    "|---|---:|---:|---:|---|---:|---|---|",
+  );
   for (const t of h.throughput) {
     const list = (xs: number[]) => xs.map((x) => Math.round(x).toLocaleString("en-US")).join(", ");
     const median = (xs: number[]) => (xs.length ? Math.round(medianOf(xs)).toLocaleString("en-US") : "-");
-    out.push(`| \`${t.label}\` | ${median(t.history)} | ${median(t.baseline)} | ${t.ratio === null ? "-" : `**${t.ratio.toFixed(2)}**`} | ${list(t.history)} | ${list(t.baseline)} |`);
+    const pairs = t.baseline.map((b, i) => t.history[i]! / b);
+    const spread = pairs.length ? `${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)}` : "-";
+    const kib = (xs: number[]) => (xs.length ? medianOf(xs).toFixed(1) : "-");
+    const written = `${kib(t.kibPerRequest.history)} / ${kib(t.kibPerRequest.baseline)}`;
+    out.push(`| \`${t.label}\` | ${median(t.history)} | ${median(t.baseline)} | ${t.ratio === null ? "-" : `**${t.ratio.toFixed(2)}**`} | ${spread} | ${written} | ${list(t.history)} | ${list(t.baseline)} |`);
   }
   out.push("");
   return out;

@@ -182,7 +182,7 @@ async function httpFigures(exe: string, tmp: string): Promise<OptimizeBench["htt
         progress(`wrk GET ${paths[side]}, run ${rep + 1} of ${WRK_REPS}`);
         await waitForIdle(1500);
         writeFileSync(keysFile, runKeys.pop()! + "\n");
-        rps[side].push(await wrk(server.url, "GET", join(tmp, `${side}.txt`), keysFile, (base += 10_000)));
+        rps[side].push((await wrk(server.url, "GET", join(tmp, `${side}.txt`), keysFile, (base += 10_000))).rate);
       }
     }
     await stop(server);

@@ -15,10 +15,29 @@ export interface Io {
   readonly env: Record<string, string | undefined>;
 }
 
+/**
+ * A write to a stream whose reader has gone (`feedbase key list | head -1`): end quietly, as Unix tools
+ * do, instead of a stack trace; whatever the command did is done, only its output has nobody to read it.
+ */
+function writeTo(stream: NodeJS.WriteStream): (text: string) => void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
+  return (text) => {
+    try {
+      stream.write(text);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EPIPE") process.exit(0);
+      throw error;
+    }
+  };
+}
+
 /** The running process's streams and environment. @example process.exitCode = await main(process.argv.slice(2), processIo) */
 export const processIo: Io = {
-  out: (text) => void process.stdout.write(text),
-  err: (text) => void process.stderr.write(text),
+  out: writeTo(process.stdout),
+  err: writeTo(process.stderr),
   stdin: () => Bun.stdin.text(),
   get stdinIsTTY() {
     return process.stdin.isTTY === true;

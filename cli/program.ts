@@ -26,6 +26,7 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   report: async () => (await import("./report.ts")).registerReport,
   backup: async () => (await import("./backup.ts")).registerBackup,
   restore: async () => (await import("./restore.ts")).registerRestore,
+  "copy-to": async () => (await import("./copy-to.ts")).registerCopyTo,
   openapi: async () => (await import("./openapi.ts")).registerOpenApi,
   receive: async () => (await import("./receive.ts")).registerReceive,
   version: async () => (await import("./version.ts")).registerVersion,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "../src/version.ts";
-import { cli, tempDir } from "./helpers/harness.ts";
+import { cli, ROOT, tempDir } from "./helpers/harness.ts";
 
 // CLI subprocesses on a loaded 2-core machine.
 setDefaultTimeout(60_000);
@@ -47,6 +47,13 @@ describe("version and help", () => {
 });
 
 describe("failures a person can cause are one line, exit 1", () => {
+  test("output piped into a reader that has gone (| head) ends quietly, exit 0, no stack", async () => {
+    // `true` exits without reading, long before Bun has started: the command's first write meets a closed pipe.
+    const proc = Bun.spawn(["bash", "-c", `set -o pipefail; "${process.execPath}" cli/main.ts key create --help | true`], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+  });
+
   test("backup into a missing directory", async () => {
     const target = join(tmp.dir, "no-such-dir", "backup.db");
     expectOneLineRefusal(await cli(["backup", target, "--data", data]), join(tmp.dir, "no-such-dir"), "does not exist");

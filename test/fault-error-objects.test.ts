@@ -2,6 +2,7 @@
  * Issue 15, item 8: every answer the handler can give is the error object with X-Request-Id, oversized
  * bodies included (Bun's own body limit is set out of reach, so it no longer answers a bare 413). What
  * Bun answers before any handler runs (431 for a request head over 16 KiB) is documented and pinned here.
+ * A request with no Host header (HTTP/1.0 health checks) reaches its route too.
  */
 import { describe, expect, test } from "bun:test";
 import { startTestServer } from "./helpers/harness.ts";
@@ -102,6 +103,21 @@ describe("answers that used to skip the error object", () => {
       expect(near.headers).toContain("x-request-id: ");
       const over = await raw(t.service.port, [`GET /${"a".repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`]);
       expect(over.status).toBe(431);
+    } finally {
+      await t.stop();
+    }
+  }, 30_000);
+});
+
+describe("requests without a Host header (HTTP/1.0, as health checkers send them)", () => {
+  test("reach their routes: /readyz is ready and /v1/health answers, where they used to be 404", async () => {
+    const t = await startTestServer();
+    try {
+      const ready = await raw(t.service.port, ["GET /readyz HTTP/1.0\r\n\r\n"]);
+      expect({ status: ready.status, body: ready.body }).toEqual({ status: 200, body: "ready" });
+      const health = await raw(t.service.port, [`GET /v1/health HTTP/1.0\r\nX-API-Key: ${t.key()}\r\n\r\n`]);
+      expect(health.status).toBe(200);
+      expect(JSON.parse(health.body).status).toBe("ok");
     } finally {
       await t.stop();
     }

@@ -214,7 +214,8 @@ export function createFetch(options: FetchDeps): AppFetch {
   return (req, connection) => {
     const started = performance.now();
     const url = req.url;
-    const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+    // A request without a Host header (HTTP/1.0, as health checkers send) has a bare path for its url.
+    const pathStart = url.charCodeAt(0) === 47 ? 0 : url.indexOf("/", url.indexOf("//") + 2);
     const queryStart = url.indexOf("?", pathStart);
     const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart);
     const query = queryStart === -1 ? "" : url.slice(queryStart + 1);

@@ -22,22 +22,26 @@ export const eventsQuery = z.object({
     .meta({ description: `At most this many events, 1 to ${EVENTS_PAGE_MAX} (default 100).` }),
 });
 
-const event = z
-  .object({
-    id: z.number().int().meta({ description: "The event's id: increasing, the cursor for `after`. Deliveries carry it in `X-Webhook-Event-Id`." }),
-    type: z.string().meta({ description: "`price.updated`, `ingredient.added` or `formula.cost_changed`, as in `X-Webhook-Event`." }),
-    createdAt: z.string().meta({ description: "When the change happened (ISO 8601 UTC with milliseconds).", format: "date-time" }),
-    payload: z.record(z.string(), z.unknown()).meta({ description: "The webhook body of this event, exactly as delivered (the same JSON text)." }),
-  })
-  .meta({ id: "Event" });
+const event = z.lazy(() =>
+  z
+    .object({
+      id: z.number().int().meta({ description: "The event's id: increasing, the cursor for `after`. Deliveries carry it in `X-Webhook-Event-Id`." }),
+      type: z.string().meta({ description: "`price.updated`, `ingredient.added` or `formula.cost_changed`, as in `X-Webhook-Event`." }),
+      createdAt: z.string().meta({ description: "When the change happened (ISO 8601 UTC with milliseconds).", format: "date-time" }),
+      payload: z.record(z.string(), z.unknown()).meta({ description: "The webhook body of this event, exactly as delivered (the same JSON text)." }),
+    })
+    .meta({ id: "Event" }),
+);
 
-export const eventList = z
-  .object({
-    status: z.literal("ok"),
-    data: z.array(event).meta({ description: "Oldest first." }),
-    count: z.number().int(),
-    next: z.number().int().meta({ description: "The `after` of the next page: the last id of this page (the given `after` when the page is empty)." }),
-    hasMore: z.boolean().meta({ description: "True when events after this page exist now: ask again at once." }),
-    timestamp: z.string(),
-  })
-  .meta({ id: "EventList" });
+export const eventList = z.lazy(() =>
+  z
+    .object({
+      status: z.literal("ok"),
+      data: z.array(event).meta({ description: "Oldest first." }),
+      count: z.number().int(),
+      next: z.number().int().meta({ description: "The `after` of the next page: the last id of this page (the given `after` when the page is empty)." }),
+      hasMore: z.boolean().meta({ description: "True when events after this page exist now: ask again at once." }),
+      timestamp: z.string(),
+    })
+    .meta({ id: "EventList" }),
+);

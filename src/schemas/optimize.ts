@@ -11,13 +11,15 @@ const perTon = (what: string) => z.number().meta({ description: `${what}, per to
 const nullablePrice = (what: string) => z.number().nullable().meta({ description: `${what}, per ton, 2 decimals; null = unbounded.` });
 const bound = z.enum(["min", "max"]);
 
-const saving = z
-  .strictObject({
-    perBatch: z.number().meta({ description: "Current − optimized cost of one batch, 2 decimals." }),
-    perTon: z.number().meta({ description: "Current − optimized cost per ton, 2 decimals." }),
-    percent: z.number().nullable().meta({ description: "perBatch / current cost × 100, 2 decimals; null when the current cost is 0." }),
-  })
-  .meta({ id: "Saving" });
+const saving = z.lazy(() =>
+  z
+    .strictObject({
+      perBatch: z.number().meta({ description: "Current − optimized cost of one batch, 2 decimals." }),
+      perTon: z.number().meta({ description: "Current − optimized cost per ton, 2 decimals." }),
+      percent: z.number().nullable().meta({ description: "perBatch / current cost × 100, 2 decimals; null when the current cost is 0." }),
+    })
+    .meta({ id: "Saving" }),
+);
 
 const validRange = {
   validFrom: z.number().nullable().meta({ description: "Lowest value of the limit at which this shadow price still holds (2 decimals; null = unbounded)." }),
@@ -25,94 +27,102 @@ const validRange = {
 };
 const shadowPrice = z.number().meta({ description: "Change of the cost per ton for one unit more of the limit (1 % CP, 1 kcal/kg, 1 % inclusion, 1.0 of a ratio), signed, 4 decimals." });
 
-export const optimizeResult = z
-  .strictObject({
-    id: z.string(),
-    name: z.string(),
-    batchSize: z.number().meta({ description: "kg" }),
-    status: z.enum(["optimal", "infeasible"]),
-    current: z.strictObject({
-      cost: z.number().meta({ description: "The saved composition at these prices, per batch, 2 decimals." }),
-      ingredients: z.array(z.strictObject({ name: z.string(), percent: z.number(), price: z.number(), cost: z.number() })),
-    }),
-    optimized: z
-      .strictObject({
-        cost: z.number().meta({ description: "Per batch, 2 decimals." }),
-        costPerTon: perTon("Cost"),
-        ingredients: z.array(
-          z.strictObject({
-            name: z.string(),
-            percent: z.number().meta({ description: "4 decimals." }),
-            amount: z.number().meta({ description: "kg in the batch, 3 decimals." }),
-            price: z.number(),
-            cost: z.number(),
-          }),
-        ),
-        nutrients: z.record(z.string(), z.number()).meta({ description: "Achieved values, 4 decimals." }),
-      })
-      .nullable()
-      .meta({ description: "The least-cost mix; null when infeasible." }),
-    saving: saving.nullable(),
-    shadowPrices: z.strictObject({
-      nutrients: z.array(z.strictObject({ key: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
-      ingredients: z.array(z.strictObject({ name: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
-      ratios: z.array(z.strictObject({ numerator: z.string(), denominator: z.string(), bound, limit: z.number(), shadowPrice })),
-    }),
-    ranging: z.array(
-      z.strictObject({
-        name: z.string(),
-        percent: z.number(),
-        price: z.number(),
-        priceLow: nullablePrice("Lowest price at which this composition stays optimal"),
-        priceHigh: nullablePrice("Highest price at which this composition stays optimal"),
+export const optimizeResult = z.lazy(() =>
+  z
+    .strictObject({
+      id: z.string(),
+      name: z.string(),
+      batchSize: z.number().meta({ description: "kg" }),
+      status: z.enum(["optimal", "infeasible"]),
+      current: z.strictObject({
+        cost: z.number().meta({ description: "The saved composition at these prices, per batch, 2 decimals." }),
+        ingredients: z.array(z.strictObject({ name: z.string(), percent: z.number(), price: z.number(), cost: z.number() })),
       }),
-    ),
-    excluded: z.array(
-      z.strictObject({
-        name: z.string(),
-        price: z.number(),
-        entersBelow: z.number().nullable().meta({ description: "Price below which it would enter the mix, 2 decimals; null: never (or held out of stock)." }),
+      optimized: z
+        .strictObject({
+          cost: z.number().meta({ description: "Per batch, 2 decimals." }),
+          costPerTon: perTon("Cost"),
+          ingredients: z.array(
+            z.strictObject({
+              name: z.string(),
+              percent: z.number().meta({ description: "4 decimals." }),
+              amount: z.number().meta({ description: "kg in the batch, 3 decimals." }),
+              price: z.number(),
+              cost: z.number(),
+            }),
+          ),
+          nutrients: z.record(z.string(), z.number()).meta({ description: "Achieved values, 4 decimals." }),
+        })
+        .nullable()
+        .meta({ description: "The least-cost mix; null when infeasible." }),
+      saving: saving.nullable(),
+      shadowPrices: z.strictObject({
+        nutrients: z.array(z.strictObject({ key: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
+        ingredients: z.array(z.strictObject({ name: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
+        ratios: z.array(z.strictObject({ numerator: z.string(), denominator: z.string(), bound, limit: z.number(), shadowPrice })),
       }),
-    ),
-    conflicts: z
-      .array(
+      ranging: z.array(
         z.strictObject({
-          kind: z.enum(["nutrient", "ingredient", "ratio"]),
-          key: z.string().optional(),
-          name: z.string().optional(),
-          numerator: z.string().optional(),
-          denominator: z.string().optional(),
-          bound,
-          limit: z.number(),
-          bestAchievable: z.number().nullable().meta({ description: "Value the least-violating mix reaches, 4 decimals (null: a ratio whose denominator is 0)." }),
+          name: z.string(),
+          percent: z.number(),
+          price: z.number(),
+          priceLow: nullablePrice("Lowest price at which this composition stays optimal"),
+          priceHigh: nullablePrice("Highest price at which this composition stays optimal"),
         }),
-      )
-      .meta({ description: "Infeasible only: the limits an elastic re-solve has to move. [] when optimal." }),
-  })
-  .meta({ id: "OptimizeResult" });
+      ),
+      excluded: z.array(
+        z.strictObject({
+          name: z.string(),
+          price: z.number(),
+          entersBelow: z.number().nullable().meta({ description: "Price below which it would enter the mix, 2 decimals; null: never (or held out of stock)." }),
+        }),
+      ),
+      conflicts: z
+        .array(
+          z.strictObject({
+            kind: z.enum(["nutrient", "ingredient", "ratio"]),
+            key: z.string().optional(),
+            name: z.string().optional(),
+            numerator: z.string().optional(),
+            denominator: z.string().optional(),
+            bound,
+            limit: z.number(),
+            bestAchievable: z.number().nullable().meta({ description: "Value the least-violating mix reaches, 4 decimals (null: a ratio whose denominator is 0)." }),
+          }),
+        )
+        .meta({ description: "Infeasible only: the limits an elastic re-solve has to move. [] when optimal." }),
+    })
+    .meta({ id: "OptimizeResult" }),
+);
 
 export type OptimizeResult = z.output<typeof optimizeResult>;
 
-export const optimizeRead = z.object({ status: z.literal("ok"), data: optimizeResult, timestamp }).meta({ id: "OptimizeResponse" });
+export const optimizeRead = z.lazy(() =>
+  z.object({ status: z.literal("ok"), data: optimizeResult, timestamp }).meta({ id: "OptimizeResponse" }),
+);
 
-export const savingsItem = z
-  .strictObject({
-    id: z.string(),
-    name: z.string(),
-    species: z.string(),
-    subcategory: z.string(),
-    status: z.enum(["optimal", "infeasible"]),
-    cost: z.number().meta({ description: "The saved composition at today's prices, per batch." }),
-    optimizedCost: z.number().nullable().meta({ description: "Per batch; null when infeasible." }),
-    saving: saving.nullable(),
-  })
-  .meta({ id: "SavingsItem" });
+export const savingsItem = z.lazy(() =>
+  z
+    .strictObject({
+      id: z.string(),
+      name: z.string(),
+      species: z.string(),
+      subcategory: z.string(),
+      status: z.enum(["optimal", "infeasible"]),
+      cost: z.number().meta({ description: "The saved composition at today's prices, per batch." }),
+      optimizedCost: z.number().nullable().meta({ description: "Per batch; null when infeasible." }),
+      saving: saving.nullable(),
+    })
+    .meta({ id: "SavingsItem" }),
+);
 
 export type SavingsItem = z.output<typeof savingsItem>;
 
-export const savingsReport = z
-  .object({ status: z.literal("ok"), data: z.array(savingsItem), count: z.int(), timestamp })
-  .meta({ id: "SavingsReport", description: "Every formula optimized at today's prices and stock, by saving per ton descending, infeasible ones last." });
+export const savingsReport = z.lazy(() =>
+  z
+    .object({ status: z.literal("ok"), data: z.array(savingsItem), count: z.int(), timestamp })
+    .meta({ id: "SavingsReport", description: "Every formula optimized at today's prices and stock, by saving per ton descending, infeasible ones last." }),
+);
 
 /**
  * The query of GET /v1/formulas/:id/optimize as documented and validated by the router. `include` and

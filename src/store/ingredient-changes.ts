@@ -87,7 +87,9 @@ export function deleteIngredient(db: Database, workspaceId: number, name: string
       `Ingredient ${name} is used by ${users.length} formula${users.length === 1 ? "" : "s"}: ${users.join(", ")} (delete or re-import them first)`,
     );
   }
-  // Its price history goes with the record (no foreign key: see migration 7).
-  db.query("DELETE FROM price_history WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ? AND name = ?)").run(workspaceId, name);
+  // Its price history, in both tables, goes with the record (no foreign key: see migration 7).
+  for (const table of ["price_history", "price_log"]) {
+    db.query(`DELETE FROM ${table} WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ? AND name = ?)`).run(workspaceId, name);
+  }
   db.query("DELETE FROM ingredients WHERE workspace_id = ? AND name = ?").run(workspaceId, name);
 }

@@ -2,13 +2,19 @@
  * The price history: one entry per change of an ingredient's price or stock status, written by the
  * same transaction as the change (docs/decisions.md#price-history-and-formula-costs). Instants are the stored ISO
  * strings (UTC, milliseconds), so comparing them as text is comparing them in time.
+ *
+ * Entries live in two tables: `price_history`, indexed by ingredient and instant, and `price_log`, where
+ * a change appends its entry without touching an index (a page at a random place of that index, synced
+ * with every PUT, cost a quarter of the PUT throughput). Every FOLD_AT entries the log moves into the
+ * history in one statement. Every entry of the log was recorded after every entry of the history, so
+ * between two entries at the same instant the log's is the later one. Every read here takes both.
  */
 import type { Database } from "bun:sqlite";
 import type { z } from "zod";
 import type { priceHistoryResponse } from "../schemas/history.ts";
 import type { IngredientFilters, PriceEntry } from "./ingredients.ts";
 import { requireIngredient } from "./ingredients.ts";
-import { filterValues, stockFlags } from "./ingredient-rows.ts";
+import { stockFlags } from "./ingredient-rows.ts";
 import { repeatsPoint, type PricePoint } from "../domain/ingredient-events.ts";
 
 /** `data` of GET /v1/prices/:name, as its schema documents it: newest entry first. */
@@ -18,16 +24,41 @@ export type PriceSource = PriceHistoryEntry["source"];
 
 export type { PricePoint } from "../domain/ingredient-events.ts";
 
+/** The log's length at which it moves into the indexed history (bench/history.ts measured the choice). */
+export const FOLD_AT = 16_384;
+
 /**
  * Append an entry for an ingredient of the workspace. Call inside the transaction that makes the change.
  * @example recordPrice(db, 1, "Maize", { price: 219, inStock: true, at: now, source: "api" })
  */
 export function recordPrice(db: Database, workspaceId: number, name: string, entry: PricePoint & { at: string; source: PriceSource }): void {
-  db.query(
-    `INSERT INTO price_history (ingredient_id, price, in_stock, at, source)
-     SELECT id, ?, ?, ?, ? FROM ingredients WHERE workspace_id = ? AND name = ?`,
-  ).run(entry.price, entry.inStock ? 1 : 0, entry.at, entry.source, workspaceId, name);
+  const appended = db
+    .query(
+      `INSERT INTO price_log (ingredient_id, price, in_stock, at, source)
+       SELECT id, ?, ?, ?, ? FROM ingredients WHERE workspace_id = ? AND name = ?`,
+    )
+    .run(entry.price, entry.inStock ? 1 : 0, entry.at, entry.source, workspaceId, name);
+  // A fold empties the log and a rowid table numbers from 1 again, so the new rowid is at least its length.
+  if (appended.changes === 1 && Number(appended.lastInsertRowid) >= FOLD_AT) foldPriceLog(db);
 }
+
+/**
+ * Move every entry of the log into the indexed history, in recording order, inside the caller's
+ * transaction. Reads give the same answers before and after.
+ * @example foldPriceLog(db)
+ */
+export function foldPriceLog(db: Database): void {
+  db.run("INSERT INTO price_history (ingredient_id, price, in_stock, at, source) SELECT ingredient_id, price, in_stock, at, source FROM price_log ORDER BY id");
+  db.run("DELETE FROM price_log");
+}
+
+/**
+ * Every entry of both tables as the one table `price_history` stands for, in recording order (the log's
+ * entries numbered after the history's): what a copy of the history takes (feedbase copy-to).
+ * @example db.query(`SELECT * FROM (${PRICE_ENTRIES}) ORDER BY id`).all()
+ */
+export const PRICE_ENTRIES = `SELECT id, ingredient_id, price, in_stock, at, source FROM price_history
+  UNION ALL SELECT (SELECT coalesce(max(id), 0) FROM price_history) + id, ingredient_id, price, in_stock, at, source FROM price_log`;
 
 /**
  * Record a change unless it repeats both price and stock (then nothing is written). True when written.
@@ -51,19 +82,48 @@ export interface HistoryRange {
  */
 export function priceHistory(db: Database, workspaceId: number, name: string, range: HistoryRange = {}): PriceHistory {
   const { category, price, inStock } = requireIngredient(db, workspaceId, name);
+  const entries = (table: string, logged: 0 | 1) =>
+    `SELECT price, in_stock, at, source, ${logged} AS logged, id FROM ${table}
+     WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ?1 AND name = ?2) AND (?3 IS NULL OR at >= ?3) AND (?4 IS NULL OR at < ?4)`;
   const rows = db
     .query(
-      `SELECT h.price, h.in_stock AS inStock, h.at, h.source FROM price_history h
-       JOIN ingredients i ON i.id = h.ingredient_id
-       WHERE i.workspace_id = ?1 AND i.name = ?2 AND (?3 IS NULL OR h.at >= ?3) AND (?4 IS NULL OR h.at < ?4)
-       ORDER BY h.at DESC, h.id DESC`,
+      `SELECT price, in_stock AS inStock, at, source FROM (${entries("price_history", 0)} UNION ALL ${entries("price_log", 1)})
+       ORDER BY at DESC, logged DESC, id DESC`,
     )
     .all(workspaceId, name, range.from ?? null, range.to ?? null) as (Omit<PriceHistoryEntry, "inStock"> & { inStock: number })[];
   return { name, category, price, inStock, history: stockFlags<PriceHistoryEntry>(rows) };
 }
 
-// The last entry at or before an instant: one backward step in price_history_by_ingredient.
+// The history's last entry at or before an instant: one backward step in price_history_by_ingredient.
 const LAST_AT = (at: string) => `SELECT id FROM price_history WHERE ingredient_id = i.id AND at <= ${at} ORDER BY at DESC, id DESC LIMIT 1`;
+type Entry = [price: number, inStock: number, at: string];
+
+/**
+ * The log's last entry at or before `at` of each ingredient in it (of those `only` selects by id), by
+ * ingredient id. One pass in recording order, no sort: the log has no index, and a window function
+ * sorting it cost 3 ms per 4,000 entries. A later entry at the same instant replaces an earlier one.
+ */
+function loggedLastAt(db: Database, at: string, only = "", ...params: (string | number)[]): Map<number, Entry> {
+  const last = new Map<number, Entry>();
+  const rows = db.query(`SELECT ingredient_id, price, in_stock, at FROM price_log WHERE at <= ? ${only} ORDER BY id`).values(at, ...params) as [number, ...Entry][];
+  for (const [id, price, inStock, entryAt] of rows) {
+    const seen = last.get(id);
+    if (seen === undefined || entryAt >= seen[2]) last.set(id, [price, inStock, entryAt]);
+  }
+  return last;
+}
+
+/** Of the history's entry and the log's, the later; at the same instant the log's, which was recorded later. */
+const later = (history: Entry | null, logged: Entry | undefined): Entry | null => (logged && (history === null || logged[2] >= history[2]) ? logged : history);
+
+/** The history's entry in a row of [..., price, in_stock, at], or null when the LEFT JOIN found none. */
+const historyEntry = (price: number | null, inStock: number | null, at: string | null): Entry | null => (at === null ? null : [price!, inStock!, at]);
+
+// An ingredient's first entry in either table: the fallback of costing before its history began.
+const FIRST_PRICE = `SELECT price FROM (
+    SELECT price, at, 0 AS logged, id FROM price_history WHERE ingredient_id = ?1
+    UNION ALL SELECT price, at, 1, id FROM price_log WHERE ingredient_id = ?1)
+  ORDER BY at, logged, id LIMIT 1`;
 
 /**
  * The price list as it stood at `at`: ingredients whose first entry is at or before it, each with the
@@ -74,13 +134,20 @@ const LAST_AT = (at: string) => `SELECT id FROM price_history WHERE ingredient_i
 export function pricesAt(db: Database, workspaceId: number, at: string, filters: IngredientFilters = {}): PriceEntry[] {
   const rows = db
     .query(
-      `SELECT i.name, h.price, h.in_stock AS inStock, i.category FROM ingredients i
-       JOIN price_history h ON h.id = (${LAST_AT("?2")})
-       WHERE i.workspace_id = ?1 AND (?3 IS NULL OR i.category = ?3) AND (?4 IS NULL OR h.in_stock = ?4)
+      `SELECT i.id, i.name, i.category, h.price, h.in_stock, h.at FROM ingredients i
+       LEFT JOIN price_history h ON h.id = (${LAST_AT("?2")})
+       WHERE i.workspace_id = ?1 AND (?3 IS NULL OR i.category = ?3)
        ORDER BY i.name COLLATE NOCASE, i.name`,
     )
-    .all(workspaceId, at, ...filterValues(filters)) as (Omit<PriceEntry, "inStock"> & { inStock: number })[];
-  return stockFlags<PriceEntry>(rows);
+    .values(workspaceId, at, filters.category ?? null) as [number, string, string, number | null, number | null, string | null][];
+  const logged = loggedLastAt(db, at);
+  const list: PriceEntry[] = [];
+  for (const [id, name, category, price, inStock, entryAt] of rows) {
+    const entry = later(historyEntry(price, inStock, entryAt), logged.get(id));
+    if (entry === null || (filters.inStock !== undefined && (entry[1] === 1) !== filters.inStock)) continue;
+    list.push({ name, price: entry[0], inStock: entry[1] === 1, category });
+  }
+  return list;
 }
 
 /**
@@ -91,17 +158,24 @@ export function pricesAt(db: Database, workspaceId: number, at: string, filters:
  * @example pricesInEffect(db, 1, "2026-10-01T00:00:00.000Z").get("Maize") // 221.5
  */
 export function pricesInEffect(db: Database, workspaceId: number, at: string, formulaId?: string): Map<string, number> {
+  const lines = (ws: string, id: string) => `SELECT ingredient FROM formula_lines WHERE workspace_id = ${ws} AND formula_id = ${id}`;
   const rows = db
     .query(
-      `SELECT i.name, coalesce(
-         (SELECT price FROM price_history WHERE id = (${LAST_AT("?2")})),
-         (SELECT price FROM price_history WHERE ingredient_id = i.id ORDER BY at, id LIMIT 1),
-         i.price) AS price
-       FROM ingredients i
-       WHERE i.workspace_id = ?1 ${formulaId === undefined ? "" : "AND i.name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ?1 AND formula_id = ?3)"}`,
+      `SELECT i.id, i.name, i.price, h.price, h.in_stock, h.at FROM ingredients i LEFT JOIN price_history h ON h.id = (${LAST_AT("?2")})
+       WHERE i.workspace_id = ?1 ${formulaId === undefined ? "" : `AND i.name IN (${lines("?1", "?3")})`}`,
     )
-    .values(...(formulaId === undefined ? [workspaceId, at] : [workspaceId, at, formulaId])) as [string, number][];
-  return new Map(rows);
+    .values(...(formulaId === undefined ? [workspaceId, at] : [workspaceId, at, formulaId])) as [number, string, number, number | null, number | null, string | null][];
+  const logged =
+    formulaId === undefined
+      ? loggedLastAt(db, at)
+      : loggedLastAt(db, at, `AND ingredient_id IN (SELECT id FROM ingredients WHERE workspace_id = ? AND name IN (${lines("?", "?")}))`, workspaceId, workspaceId, formulaId);
+  const first = db.query(FIRST_PRICE);
+  const prices = new Map<string, number>();
+  for (const [id, name, current, price, inStock, entryAt] of rows) {
+    const entry = later(historyEntry(price, inStock, entryAt), logged.get(id));
+    prices.set(name, entry?.[0] ?? (first.get(id) as { price: number } | null)?.price ?? current);
+  }
+  return prices;
 }
 
 /**

@@ -112,10 +112,15 @@ export function psql(url: string, script: string, vars: Record<string, string> =
   return run.stdout.toString();
 }
 
-/** Debian's psql itself (the /usr/bin one is a Perl wrapper that picks it, and costs a start each call). */
-const PSQL = ((): string => {
+/**
+ * A PostgreSQL client program of the newest version Debian installed (/usr/lib/postgresql/<v>/bin: the
+ * /usr/bin ones are a Perl wrapper that picks it, and costs a start each call); else the one on PATH.
+ * @example pgTool("pg_dump") // "/usr/lib/postgresql/15/bin/pg_dump"
+ */
+export function pgTool(name: string): string {
   const root = "/usr/lib/postgresql";
-  if (!existsSync(root)) return "psql";
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "psql"))).sort((a, b) => Number(b) - Number(a));
-  return versions[0] !== undefined ? join(root, versions[0], "bin", "psql") : "psql";
-})();
+  if (!existsSync(root)) return name;
+  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", name))).sort((a, b) => Number(b) - Number(a));
+  return versions[0] !== undefined ? join(root, versions[0], "bin", name) : name;
+}
+const PSQL = pgTool("psql");

@@ -9,17 +9,26 @@
 export const BACKEND_NEUTRAL: readonly string[] = [];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
-export const POSTGRES_ONLY: readonly string[] = ["test/postgres/harness.pg.ts", "test/postgres/pg-serve.pg.ts"];
+export const POSTGRES_ONLY: readonly string[] = [
+  "test/postgres/harness.pg.ts",
+  "test/postgres/copy-to.pg.ts",
+  "test/postgres/pg-dump.pg.ts",
+  "test/postgres/shared-limits.pg.ts",
+  "test/postgres/pg-serve.pg.ts",
+];
 
 /** About the SQLite file itself: SQLite only, and why. */
 export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/backup-restore.test.ts": "backup and restore copy the SQLite file (on PostgreSQL that is pg_dump's job)",
   "test/backup.test.ts": "backup makes an SQLite copy of the file",
+  "test/cli-database.test.ts": "chooses between --data and --database itself (the harness's translation would hide it); needs no server",
+  "test/cli-everyday.test.ts": "one-line failures about the data file: missing (refused, never created), a directory, a backup path",
   "test/deb.test.ts": "the .deb package and its data file under /var/lib/feedbase",
   "test/fault-clean-stop.test.ts": "no -wal or -shm left, the copied file alone complete: SQLite's WAL",
   "test/fault-disk-full.test.ts": "a full disk made with SQLite's max_page_count",
   "test/fault-other-owner.test.ts": "a data file owned by another user",
   "test/fault-schema.test.ts": "the SQLite file's schema versions and the copy kept before migrating",
+  "test/price-log.test.ts": "the price log and its fold, SQLite's layout of the history (PostgreSQL inserts into price_history)",
   "test/write-queue.test.ts": "the SQLite group commit (WriteQueue) on a bun:sqlite Database",
 };
 
@@ -64,8 +73,8 @@ export const NO_DATA: Readonly<Record<string, string>> = {
 
 /** Through HTTP and the CLI only, but not passing on PostgreSQL yet: the backend is still landing. */
 export const WAITING: Readonly<Record<string, string>> = {
+  "test/proxy.test.ts": "serve and key create on PostgreSQL",
   "test/bad-input.test.ts": "serve on PostgreSQL",
-  "test/cli-everyday.test.ts": "--database on every command",
   "test/cli-keys.test.ts": "serve on PostgreSQL and --database on the key commands",
   "test/etag.test.ts": "serve on PostgreSQL",
   "test/executable.test.ts": "serve and key create --database in the compiled executable",
