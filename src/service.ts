@@ -75,8 +75,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     backend: store.backend,
     findKey: store.findKey,
     logger,
-    // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner.
-    limiter: new SlidingWindowLimiter({ clock }),
+    // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner;
+    // on PostgreSQL, plus what the other instances on the database accepted.
+    limiter: new SlidingWindowLimiter({ clock, ...(store.sharedLimits ? { shared: store.sharedLimits } : {}) }),
     clock,
     version: store.version,
     readiness,

@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../domain/time.ts";
 import type { FindKey } from "../http/auth.ts";
+import type { SharedWindow } from "../limiter/sliding-window.ts";
 import type { Logger } from "../log.ts";
 import type { DeliveryOutcome } from "../metrics/service-metrics.ts";
 import type { Backend } from "../store/backend.ts";
@@ -19,6 +20,8 @@ export interface ServedStore {
   readiness: () => Promise<string[]>;
   /** Every webhook's pending deliveries, for metrics. */
   pending: () => PendingByWebhook[] | Promise<PendingByWebhook[]>;
+  /** What other instances on the same database accepted per key (PostgreSQL); none for SQLite's one process. */
+  sharedLimits?: SharedWindow;
   /** The SQLite data file (null on PostgreSQL). */
   dataPath: string | null;
   /** The SQLite connection (null on PostgreSQL): for tests that reach into the file. */
