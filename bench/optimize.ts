@@ -13,6 +13,7 @@
  * bench/RESULTS.md (replacing its own section); `make bench` runs it after bench/run.ts.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { withSection } from "./report.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Highs } from "highs";
@@ -254,15 +255,6 @@ export function renderOptimize(b: OptimizeBench): string[] {
     );
   } else out.push("HTTP figures skipped: no executable given.");
   return out;
-}
-
-/** RESULTS.md with this section in place of its previous one (or appended). */
-function withSection(results: string, section: string[]): string {
-  const start = results.indexOf(`\n${HEADING}\n`);
-  const text = section.join("\n") + "\n";
-  if (start === -1) return results.trimEnd() + "\n\n" + text;
-  const next = results.indexOf("\n## ", start + 1);
-  return results.slice(0, start + 1) + text + (next === -1 ? "" : results.slice(next));
 }
 
 if (import.meta.main) {
