@@ -95,6 +95,7 @@ deb-tools:
 bench: $(DEPS) $(EXE)
 	$(BUN) bench/run.ts
 	$(BUN) bench/optimize.ts $(EXE)
+	$(BUN) bench/compare-builds.ts
 
 # Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.
 # The least-cost figures alone (about a minute): solve times, the worklist, the cached answer over HTTP.
