@@ -11,12 +11,12 @@
  * which other load on the shared machine moves less. Ratios are this build ÷ the earlier one, the
  * median of the per-pair ratios with their spread.
  */
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateFormulas, generateIngredients, ingredientsCsv, SEED } from "./dataset.ts";
 import { medianOf, serve, stop, wrk, type Server } from "./history.ts";
-import { withSection } from "./report.ts";
+import { writeSection } from "./results-file.ts";
 import { freePort, processTicks, waitForIdle } from "./system.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -141,8 +141,7 @@ try {
     ...rows,
   ];
   console.log(out.join("\n"));
-  const results = join(import.meta.dir, "RESULTS.md");
-  writeFileSync(results, withSection(readFileSync(results, "utf8"), [...out, ""]));
+  writeSection([...out, ""]);
 } finally {
   for (const s of servers) if (s.proc.exitCode === null) await stop(s);
   rmSync(tmp, { recursive: true, force: true });

@@ -12,8 +12,8 @@
  * Run alone: `bun bench/optimize.ts [dist/feedbase]` prints the RESULTS.md section and writes it into
  * bench/RESULTS.md (replacing its own section); `make bench` runs it after bench/run.ts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { withSection } from "./report.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeSection } from "./results-file.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Highs } from "highs";
@@ -36,7 +36,6 @@ import { medianOf, quantile, serve, stop, wrk, type Server } from "./history.ts"
 import { waitForIdle } from "./system.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const RESULTS = join(import.meta.dir, "RESULTS.md");
 const HEADING = "## Least-cost formulation";
 const SOLVES = { demo: 30, large: 60, worklist: 3 } as const;
 const LARGE = { candidates: 60, limits: 30 } as const;
@@ -262,6 +261,6 @@ if (import.meta.main) {
   const figures = await benchOptimize(exe);
   const section = renderOptimize(figures);
   process.stdout.write(section.join("\n") + "\n");
-  writeFileSync(RESULTS, withSection(readFileSync(RESULTS, "utf8"), section));
+  writeSection(section);
   process.exit(0);
 }

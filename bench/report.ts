@@ -153,19 +153,6 @@ export function renderMetricsCost(runs: RunRecord[], load: BenchReport["load"]):
  * The whole RESULTS.md text.
  * @example writeFileSync("bench/RESULTS.md", renderReport(report))
  */
-/**
- * RESULTS.md with `section` (its first line the `## ` heading) in place of its previous one, or appended:
- * how the scripts `make bench` runs after bench/run.ts keep their own sections.
- * @example writeFileSync(RESULTS, withSection(readFileSync(RESULTS, "utf8"), ["## Least-cost formulation", "", "..."]))
- */
-export function withSection(results: string, section: string[]): string {
-  const start = results.indexOf(`\n${section[0]}\n`);
-  const text = section.join("\n") + "\n";
-  if (start === -1) return results.trimEnd() + "\n\n" + text;
-  const next = results.indexOf("\n## ", start + 1);
-  return results.slice(0, start + 1) + text + (next === -1 ? "" : results.slice(next));
-}
-
 export function renderReport(r: BenchReport): string {
   const out: string[] = [];
   const line = (text = "") => out.push(text);
