@@ -28,7 +28,10 @@ export function reportFailure(error: unknown, io: Io): number {
     error instanceof ValidationError;
   const message = known
     ? (error as Error).message
-    : isStorageFull(error)
+    : (error as Error | undefined)?.name === "PostgresError"
+      ? // The database refused or the connection broke mid-command: its words, in one line (they never hold the URL).
+        `PostgreSQL: ${(error as Error).message.replace(/\s+/g, " ")}${(error as { errno?: string }).errno ? ` (SQLSTATE ${(error as { errno?: string }).errno})` : ""}`
+      : isStorageFull(error)
       ? "The data file's disk is full: nothing was written; free space and run the command again"
       : `unexpected failure: ${String((error as Error)?.stack ?? error)}`;
   io.err(`error: ${message}\n`);

@@ -5,7 +5,7 @@
  */
 import { Option, type Command } from "commander";
 import type { DataLocation } from "../src/store/location.ts";
-import { isPostgresUrl, redactUrl } from "../src/store/pg/connect.ts";
+import { isPostgresUrl, redactUrl } from "../src/store/pg/url.ts";
 import { CliFailure, UsageError } from "./failure.ts";
 
 /** Commands whose `--data` is not "the data to work on" (copy-to reads it and writes a URL it is given). */

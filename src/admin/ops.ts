@@ -6,7 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { SQL } from "bun";
-import { seedDemo } from "../demo/seed.ts";
+import type { seedDemo } from "../demo/seed.ts";
 import { listAttempts } from "../store/attempts.ts";
 import { costChanges, formulaCost } from "../store/costs.ts";
 import { closeDatabase } from "../store/db.ts";
@@ -19,7 +19,7 @@ import { priceHistory } from "../store/price-history.ts";
 import { transaction } from "../store/transaction.ts";
 import { createWebhook, listWebhooks, pendingCount, removeWebhook, requireWebhookTarget, setWebhookEnabled, setWebhookSecret } from "../store/webhooks.ts";
 import { createWorkspace, listWorkspaces, requireWorkspace } from "../store/workspaces.ts";
-import { importFormulas, importIngredients } from "./imports.ts";
+import type { importFormulas, importIngredients } from "./imports.ts";
 
 /** Reads: no transaction. Add a read here (and its PostgreSQL twin: the compiler asks for it). */
 const READS = {
@@ -59,10 +59,18 @@ const WRITES = {
   deleteIngredient,
 };
 
-/** Whole operations that check outside and write in one transaction they open themselves. */
-const WHOLE = { importIngredients, importFormulas, seedDemo };
+/**
+ * Whole operations that check outside and write in one transaction they open themselves; loaded when
+ * called (the file parsers and the demo's files cost a command that does not import a third of its start).
+ */
+type Whole = { importIngredients: typeof importIngredients; importFormulas: typeof importFormulas; seedDemo: typeof seedDemo };
+const WHOLE: { [K in keyof Whole]: () => Promise<Whole[K]> } = {
+  importIngredients: async () => (await import("./imports.ts")).importIngredients,
+  importFormulas: async () => (await import("./imports.ts")).importFormulas,
+  seedDemo: async () => (await import("../demo/seed.ts")).seedDemo,
+};
 
-type Ops = typeof READS & typeof WRITES & typeof WHOLE;
+type Ops = typeof READS & typeof WRITES & Whole;
 type Rest<F> = F extends (db: Database, ...args: infer A) => unknown ? A : never;
 type Result<F> = F extends (...args: never[]) => infer R ? R : never;
 type Awaitable<T> = T | Promise<T>;
@@ -86,8 +94,11 @@ export const ADMIN_WRITES: ReadonlySet<string> = new Set(Object.keys(WRITES));
  */
 export function sqliteAdmin(db: Database): AdminStore {
   const store: Record<string, unknown> = { close: async () => closeDatabase(db) };
-  for (const [name, fn] of Object.entries({ ...READS, ...WHOLE }) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
+  for (const [name, fn] of Object.entries(READS) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
     store[name] = (...args: unknown[]) => fn(db, ...args);
+  }
+  for (const [name, load] of Object.entries(WHOLE) as [string, () => Promise<(db: Database, ...args: unknown[]) => unknown>][]) {
+    store[name] = async (...args: unknown[]) => (await load())(db, ...args);
   }
   for (const [name, fn] of Object.entries(WRITES) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
     store[name] = (...args: unknown[]) => transaction(db, () => fn(db, ...args) as never);

@@ -18,6 +18,8 @@ import ingredientsCsv from "./ingredients.csv" with { type: "text" };
 import formulas from "./formulas.json";
 
 export const DEMO_WORKSPACE = "default";
+/** The demo's ingredients, as a CSV an admin could import. */
+export const DEMO_INGREDIENTS_CSV: string = ingredientsCsv;
 
 export interface DemoWorkspace {
   ingredients: number;
@@ -34,23 +36,33 @@ export interface DemoWorkspace {
 export function seedDemo(db: Database, now: string): DemoWorkspace {
   const ws = requireWorkspace(db, DEMO_WORKSPACE);
   return transaction(db, () => {
-    const held = listIngredients(db, ws.id).length;
-    if (held > 0) {
-      throw new ConflictError(`Workspace ${ws.slug} already holds ${held} ingredient${held === 1 ? "" : "s"}: the demo only fills an empty workspace (pass --data with a new file)`);
-    }
-    const options = { update: false, replace: false, now, source: "demo" as const };
-    const { added } = writeIngredientImport(db, ws.id, checkIngredientImport(db, ws.id, ingredientsCsv, "csv", options), options);
+    refuseHeld(ws.slug, listIngredients(db, ws.id).length);
+    const options = demoOptions(now);
+    const { added } = writeIngredientImport(db, ws.id, checkIngredientImport(db, ws.id, DEMO_INGREDIENTS_CSV, "csv", options), options);
     for (const ingredient of listPrices(db, ws.id)) {
       for (const quote of demoQuotes(ingredient, Date.parse(now))) recordPrice(db, ws.id, ingredient.name, { ...quote, source: "demo" });
     }
-    const saved = writeFormulaImport(db, ws.id, parseFormulaFile(formulas).map((f) => atPricesOfItsDay(db, ws.id, f, now)), options);
-    const key = (write: boolean) => createKey(db, { workspaceId: ws.id, write, rateLimit: 100, label: write ? "demo write" : "demo read", now });
+    const saved = writeFormulaImport(db, ws.id, demoFormulas().map((f) => pricedOnItsDay(f, pricesInEffect(db, ws.id, f.formula.createdAt ?? now))), options);
+    const key = (write: boolean) => createKey(db, demoKey(ws.id, write, now));
     return { ingredients: added, formulas: saved.length, readKey: key(false), writeKey: key(true) };
   });
 }
 
-/** The formula with each row priced as the history has it on the formula's `createdAt`. */
-function atPricesOfItsDay(db: Database, workspaceId: number, f: FileFormula, now: string): FileFormula {
-  const prices = pricesInEffect(db, workspaceId, f.formula.createdAt ?? now);
+/** Refuse a workspace that holds ingredients: the demo never mixes with real data. @example refuseHeld("default", 0) */
+export function refuseHeld(slug: string, held: number): void {
+  if (held > 0) throw new ConflictError(`Workspace ${slug} already holds ${held} ingredient${held === 1 ? "" : "s"}: the demo only fills an empty workspace (pass --data with a new file)`);
+}
+
+/** How the demo's files are imported. @example writeIngredientImport(db, ws.id, rows, demoOptions(now)) */
+export const demoOptions = (now: string) => ({ update: false, replace: false, now, source: "demo" as const });
+
+/** The demo's formulas, checked. @example demoFormulas().length // 11 */
+export const demoFormulas = (): FileFormula[] => parseFormulaFile(formulas);
+
+/** A formula with each row priced as the history has it on the formula's `createdAt` (`prices`: in effect then). */
+export function pricedOnItsDay(f: FileFormula, prices: Map<string, number>): FileFormula {
   return { ...f, formula: { ...f.formula, ingredients: f.formula.ingredients.map((row) => ({ ...row, price: prices.get(row.name) ?? row.price })) } };
 }
+
+/** The demo's read or write key. @example createKey(db, demoKey(1, true, now)) */
+export const demoKey = (workspaceId: number, write: boolean, now: string) => ({ workspaceId, write, rateLimit: 100, label: write ? "demo write" : "demo read", now });

@@ -28,6 +28,19 @@ export interface SlidingWindowOptions {
   windowMs?: number;
   /** Epoch milliseconds; default Date.now. */
   clock?: Clock;
+  /** What other instances on the same database accepted (./shared-counts.ts); none for one process alone. */
+  shared?: SharedWindow;
+}
+
+/**
+ * The other instances' side of a key's window: their accepted requests still in it, as last heard,
+ * and where this instance tells of its own. @example const limiter = new SlidingWindowLimiter({ shared: counts })
+ */
+export interface SharedWindow {
+  /** Requests of `keyId` the other instances accepted in the window, as of the last exchange. */
+  othersInWindow(keyId: string): number;
+  /** This instance accepted one request of `keyId` at `ms`. */
+  accepted(keyId: string, ms: number): void;
 }
 
 /** docs/decisions.md#rate-limiting: at most L accepted requests in any 3,600 s window. */
@@ -70,6 +83,7 @@ const RING = 2;
 export class SlidingWindowLimiter {
   private readonly windowMs: number;
   private readonly clock: Clock;
+  private readonly shared: SharedWindow | undefined;
   private readonly keys = new Map<string, KeyState>();
   /**
    * The latest time seen. Date.now can step backwards (NTP); each ring must stay sorted for
@@ -93,6 +107,7 @@ export class SlidingWindowLimiter {
     }
     this.windowMs = windowMs;
     this.clock = opts.clock ?? Date.now;
+    this.shared = opts.shared;
   }
 
   /**
@@ -133,7 +148,9 @@ export class SlidingWindowLimiter {
       count--;
     }
 
-    const allowed = count < limit;
+    // With other instances, their part of the window counts too (docs/decisions.md#rate-limiting).
+    const others = this.shared === undefined ? 0 : this.shared.othersInWindow(keyId);
+    const allowed = count + others < limit;
     if (allowed && record) {
       if (count === end - RING) {
         // count < limit here, so the capacity is below limit and the ring really grows.
@@ -145,12 +162,14 @@ export class SlidingWindowLimiter {
       if (tail >= end) tail -= end - RING;
       state[tail] = now;
       count++;
+      this.shared?.accepted(keyId, now);
     }
     state[HEAD] = head - RING;
     state[COUNT] = count;
 
     const resetSeconds = count === 0 ? 0 : Math.ceil((state[head]! + this.windowMs - now) / 1000);
-    return { allowed, limit, remaining: limit > count ? limit - count : 0, resetSeconds };
+    const used = count + others;
+    return { allowed, limit, remaining: limit > used ? limit - used : 0, resetSeconds };
   }
 
   /**

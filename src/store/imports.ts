@@ -6,25 +6,18 @@
  * changes a price or stock status, gets its price-history entry in the same transaction.
  */
 import type { Database } from "bun:sqlite";
-import { ConflictError } from "../domain/errors.ts";
 import { buildFormula, type FileFormula } from "../domain/formula-file.ts";
-import { readIngredientFile, type FileFormat, type IngredientRow } from "../domain/ingredient-file.ts";
+import type { FileFormat, IngredientRow } from "../domain/ingredient-file.ts";
 import { newFormulaId } from "../domain/ids.ts";
 import type { FormulaDetail } from "../schemas/formulas.ts";
 import { formulaExists, saveFormula } from "./formulas.ts";
 import { insertIngredient } from "./ingredient-changes.ts";
 import { findIngredient } from "./ingredients.ts";
 import { recordChange, type PriceSource } from "./price-history.ts";
+import { addedWhileImporting, checkRows, formulaTaken, type IngredientImportOptions } from "./import-rules.ts";
 import { requireTransaction } from "./transaction.ts";
 
-export interface IngredientImportOptions {
-  /** Replace category, price, inStock and all nutrients of names the workspace already holds. */
-  update: boolean;
-  now: string;
-  /** Whose entries these are in the price history: `import`, or `demo` for the demo's own file. */
-  source?: PriceSource;
-  onProgress?(checked: number, total: number): void;
-}
+export type { IngredientImportOptions } from "./import-rules.ts";
 
 /**
  * Read and check an ingredient file (CSV or JSON) against the workspace; throws a ValidationError
@@ -32,8 +25,8 @@ export interface IngredientImportOptions {
  * @example const rows = checkIngredientImport(db, 1, csvText, "csv", { update: false, now })
  */
 export function checkIngredientImport(db: Database, workspaceId: number, text: string, format: FileFormat, options: IngredientImportOptions): IngredientRow[] {
-  const existing = new Set((db.query("SELECT name FROM ingredients WHERE workspace_id = ?").all(workspaceId) as { name: string }[]).map((r) => r.name));
-  return readIngredientFile(text, format, { taken: (name) => !options.update && existing.has(name), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  const existing = (db.query("SELECT name FROM ingredients WHERE workspace_id = ?").all(workspaceId) as { name: string }[]).map((r) => r.name);
+  return checkRows(text, format, existing, options);
 }
 
 /**
@@ -56,9 +49,7 @@ function insertRow(db: Database, workspaceId: number, row: IngredientRow, source
   try {
     insertIngredient(db, workspaceId, row.input, source, row.updatedAt ?? now, row.createdAt ?? now);
   } catch (error) {
-    if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") {
-      throw new ConflictError(`${row.where}: Ingredient already exists: ${row.input.name} (added while importing; nothing was imported)`);
-    }
+    if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") throw addedWhileImporting(row);
     throw error;
   }
 }
@@ -97,9 +88,7 @@ export function writeFormulaImport(db: Database, workspaceId: number, formulas: 
   requireTransaction(db, "writeFormulaImport");
   const built = formulas.map((f) => {
     const detail = buildFormula(f, (name) => findIngredient(db, workspaceId, name), { id: newFormulaId(), now: options.now });
-    if (!options.replace && formulaExists(db, workspaceId, detail.id)) {
-      throw new ConflictError(`${f.label}: Formula already exists: ${detail.id} (use --replace to overwrite it)`);
-    }
+    if (!options.replace && formulaExists(db, workspaceId, detail.id)) throw formulaTaken(f, detail.id);
     return detail;
   });
   for (const detail of built) saveFormula(db, workspaceId, detail);

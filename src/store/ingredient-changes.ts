@@ -12,6 +12,7 @@ import { formulasUsing } from "./formulas.ts";
 import { findIngredient, requireIngredient, type IngredientDetail } from "./ingredients.ts";
 import { recordChange, recordPrice, type PriceSource } from "./price-history.ts";
 import { requireTransaction } from "./transaction.ts";
+import { ingredientInUse } from "./admin-rules.ts";
 
 export interface Actor {
   workspaceId: number;
@@ -93,11 +94,7 @@ export function deleteIngredient(db: Database, workspaceId: number, name: string
   requireTransaction(db, "deleteIngredient");
   requireIngredient(db, workspaceId, name);
   const users = formulasUsing(db, workspaceId, name);
-  if (users.length > 0) {
-    throw new ConflictError(
-      `Ingredient ${name} is used by ${users.length} formula${users.length === 1 ? "" : "s"}: ${users.join(", ")} (delete or re-import them first)`,
-    );
-  }
+  if (users.length > 0) throw new ConflictError(ingredientInUse(name, users));
   // Its price history, in both tables, goes with the record (no foreign key: see migration 7).
   for (const table of ["price_history", "price_log"]) {
     db.query(`DELETE FROM ${table} WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ? AND name = ?)`).run(workspaceId, name);

@@ -6,30 +6,12 @@
 import { SQL } from "bun";
 import { DataFileError } from "../db.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
+import { redactUrl } from "./url.ts";
 
 /** The advisory lock key the migrations hold (any constant; "feedbase" in ASCII, truncated). */
 const MIGRATION_LOCK = 0x66656564_62617365n;
 
-/** True for the URLs that select PostgreSQL. @example isPostgresUrl("postgres://mill@db/feedbase") // true */
-export function isPostgresUrl(value: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(value);
-}
-
-/**
- * The URL with its password replaced by `***`, for every log line and message.
- * @example redactUrl("postgres://mill:s3cret@db:5432/feedbase") // "postgres://mill:***@db:5432/feedbase"
- */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    for (const name of [...parsed.searchParams.keys()]) if (/pass/i.test(name)) parsed.searchParams.set(name, "***");
-    return parsed.href;
-  } catch {
-    // Not even a URL: show only the scheme, whatever follows may be a secret.
-    return url.replace(/^([a-z]+:\/\/).*$/i, "$1***");
-  }
-}
+export { isPostgresUrl, redactUrl } from "./url.ts";
 
 export interface PgOptions {
   /** Connections in the pool (default 10). */

@@ -3,5 +3,6 @@
  * how many have run. Append only, like the SQLite list (../migrations.ts): a new one is the next file.
  */
 import m1 from "./migrations/001-schema.sql" with { type: "text" };
+import m2 from "./migrations/002-rate-counts.sql" with { type: "text" };
 
-export const PG_MIGRATIONS: readonly string[] = [m1];
+export const PG_MIGRATIONS: readonly string[] = [m1, m2];

@@ -1,0 +1,30 @@
+/** What both backends' imports share: the options, the check of a file against the names a workspace holds, the refusals. */
+import { ConflictError } from "../domain/errors.ts";
+import type { FileFormula } from "../domain/formula-file.ts";
+import { readIngredientFile, type FileFormat, type IngredientRow } from "../domain/ingredient-file.ts";
+import type { PriceSource } from "./price-history.ts";
+
+export interface IngredientImportOptions {
+  /** Replace category, price, inStock and all nutrients of names the workspace already holds. */
+  update: boolean;
+  now: string;
+  /** Whose entries these are in the price history: `import`, or `demo` for the demo's own file. */
+  source?: PriceSource;
+  onProgress?(checked: number, total: number): void;
+}
+
+/**
+ * Read and check an ingredient file against the names the workspace holds (taken unless `--update`).
+ * @example checkRows(csvText, "csv", ["Maize"], { update: false, now }) // ValidationError at a row named Maize
+ */
+export function checkRows(text: string, format: FileFormat, existing: readonly string[], options: IngredientImportOptions): IngredientRow[] {
+  const names = new Set(existing);
+  return readIngredientFile(text, format, { taken: (name) => !options.update && names.has(name), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+}
+
+/** A name someone else added between the check and the write: the whole file is refused. @example throw addedWhileImporting(row) */
+export const addedWhileImporting = (row: IngredientRow): ConflictError =>
+  new ConflictError(`${row.where}: Ingredient already exists: ${row.input.name} (added while importing; nothing was imported)`);
+
+/** An id the workspace holds, without --replace. @example throw formulaTaken(f, "broiler-starter") */
+export const formulaTaken = (f: FileFormula, id: string): ConflictError => new ConflictError(`${f.label}: Formula already exists: ${id} (use --replace to overwrite it)`);
