@@ -73,7 +73,7 @@ function startArrivals() {
 async function startServer(dataPath: string): Promise<{ mode: string; url: string; stop(): Promise<void> }> {
   const exe = process.env.FEEDBASE_EXE ?? (existsSync(join(ROOT, "dist", "feedbase")) ? join(ROOT, "dist", "feedbase") : null);
   if (exe === null) {
-    const service: RunningService = startService({ dataPath, host: "127.0.0.1", port: 0, logger: createLogger(() => {}) });
+    const service: RunningService = await startService({ data: { kind: "sqlite", path: dataPath }, host: "127.0.0.1", port: 0, logger: createLogger(() => {}) });
     return { mode: "in-process", url: service.url.href.replace(/\/$/, ""), stop: () => service.stop() };
   }
   const proc = Bun.spawn([exe, "serve", "--data", dataPath, "--port", "0"], { stdout: "pipe", stderr: "inherit", stdin: "ignore" });

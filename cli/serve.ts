@@ -6,7 +6,7 @@ import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
 import { dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import { refuseOtherOwner } from "./owner.ts";
-import { redactUrl } from "../src/store/pg/connect.ts";
+import { dataLocation, locationName } from "./location.ts";
 import type { Io } from "./io.ts";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
@@ -54,9 +54,9 @@ function readToken(file: string): string {
 }
 
 /** Start the service; the TLS library's refusal of a certificate or key becomes one line naming both files. */
-function start(options: Parameters<typeof startService>[0], opts: ServeOptions): ReturnType<typeof startService> {
+async function start(options: Parameters<typeof startService>[0], opts: ServeOptions): ReturnType<typeof startService> {
   try {
-    return startService(options);
+    return await startService(options);
   } catch (error) {
     if (error instanceof PortInUseError) throw new CliFailure(error.message);
     const message = (error as Error).message ?? "";
@@ -71,7 +71,7 @@ function start(options: Parameters<typeof startService>[0], opts: ServeOptions):
 export function registerServe(program: Command, io: Io): void {
   const command = program
     .command("serve")
-    .description("serve the v1 HTTP API and deliver webhooks (creates the data file if missing)")
+    .description("serve the v1 HTTP API and deliver webhooks (creates the data file if missing; --database: from PostgreSQL)")
     .addOption(dataOption())
     .addOption(new Option("--host <address>", "address to bind").env("FEEDBASE_HOST").default("127.0.0.1"))
     .addOption(new Option("--port <n>", "port to listen on (0 picks a free one)").env("FEEDBASE_PORT").default(8080).argParser(intInRange("--port", 0, 65535)))
@@ -96,8 +96,8 @@ export function registerServe(program: Command, io: Io): void {
     .addOption(new Option("--metrics-token-file <file>", "with --metrics: answer only Authorization: Bearer <the file's token>").env("FEEDBASE_METRICS_TOKEN_FILE"))
     .action(
       async (opts: ServeOptions) => {
-        if (opts.database !== undefined) throw new CliFailure(`serve on PostgreSQL (${redactUrl(opts.database)}) is not in this build yet: serve an SQLite file with --data`);
-        refuseOtherOwner(opts);
+        const data = dataLocation(opts);
+        if (data.kind === "sqlite") refuseOtherOwner(opts);
         if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
         if (!opts.tlsCert && !opts.insecureHttp && !LOOPBACK.test(opts.host)) {
           throw new CliFailure(
@@ -108,11 +108,11 @@ export function registerServe(program: Command, io: Io): void {
         if (opts.metricsTokenFile !== undefined && !opts.metrics) throw new CliFailure("--metrics-token-file goes with --metrics");
         const metrics = opts.metrics ? { token: opts.metricsTokenFile === undefined ? null : readToken(opts.metricsTokenFile) } : undefined;
         const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
-        const service = start(
-          { dataPath: opts.data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
+        const service = await start(
+          { data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
           opts,
         );
-        service.logger.log("info", "listening", { url: service.url.href, data: opts.data });
+        service.logger.log("info", "listening", { url: service.url.href, data: locationName(data) });
         // File names and switches only: nothing here is a secret.
         service.logger.log("debug", "settings", {
           tlsCert: opts.tlsCert ?? null,
@@ -142,5 +142,6 @@ export function registerServe(program: Command, io: Io): void {
     "FEEDBASE_PORT=9000 FEEDBASE_ACCESS_LOG=off feedbase serve",
     "feedbase serve --log-level warn --access-log off",
     "feedbase serve --metrics --metrics-token-file /etc/feedbase/metrics.token",
+    "FEEDBASE_DATABASE_URL=postgres://feedbase@db.example/feedbase feedbase serve",
   ]);
 }

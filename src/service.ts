@@ -4,16 +4,12 @@ import { routes } from "./http/routes/index.ts";
 import { createFetch } from "./http/app.ts";
 import { startHttpServer } from "./http/server.ts";
 import { SOLVER_WASM, solverRuntime } from "./optimize/runtime.ts";
-import { readiness } from "./http/readiness.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startHeapTrim } from "./heap-trim.ts";
-import { closeDatabase, openDatabase } from "./store/db.ts";
-import { MIGRATIONS } from "./store/migrations.ts";
-import { DataVersion } from "./store/data-version.ts";
-import { WriteQueue } from "./store/write-queue.ts";
-import { sqliteBackend } from "./store/backend.ts";
-import { findKey } from "./store/keys.ts";
-import { startDeliveryLoop, type DeliveryTuning } from "./webhooks/delivery-loop.ts";
+import type { DataLocation } from "./store/location.ts";
+import type { DeliveryTuning } from "./webhooks/delivery-loop.ts";
+import type { ServedStore, StoreDeps } from "./service/served-store.ts";
+import { openSqliteStore } from "./service/sqlite.ts";
 import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
 import { ServiceMetrics } from "./metrics/service-metrics.ts";
 import { metricsEndpoint } from "./metrics/endpoint.ts";
@@ -22,7 +18,8 @@ import { metricsEndpoint } from "./metrics/endpoint.ts";
 const SOLVER_WARM_DELAY_MS = 1_000;
 
 export interface ServiceOptions {
-  dataPath: string;
+  /** Where the data lives: an SQLite file (created if missing) or a PostgreSQL database. */
+  data: DataLocation;
   host: string;
   port: number;
   clock?: Clock;
@@ -43,9 +40,10 @@ export interface RunningService {
   port: number;
   /** The HTTP surface without the socket: what the server answers, for in-process callers (tests). */
   fetch: (req: Request) => Response | Promise<Response>;
-  db: Database;
+  /** The SQLite connection; null on PostgreSQL. */
+  db: Database | null;
   logger: Logger;
-  /** Stop accepting, let in-flight requests finish, then fold the WAL into the data file and close it. */
+  /** Stop accepting, let in-flight requests finish, stop delivering, then close the database (on SQLite, folding the WAL into the file). */
   stop(): Promise<void>;
 }
 
@@ -57,47 +55,32 @@ export class PortInUseError extends Error {
 }
 
 /**
- * What `feedbase serve` runs: the data file, its group commit, the HTTP API and the webhook delivery loop.
- * Tests start it in-process on port 0 with a temporary file and, where time matters, their own clock.
- * @example const svc = startService({ dataPath: "/tmp/t.db", host: "127.0.0.1", port: 0 })
+ * What `feedbase serve` runs: the database (src/service/sqlite.ts or postgres.ts), the HTTP API and the
+ * webhook delivery loop. Tests start it in-process on port 0 with a temporary file (or database) and,
+ * where time matters, their own clock.
+ * @example const svc = await startService({ data: { kind: "sqlite", path: "/tmp/t.db" }, host: "127.0.0.1", port: 0 })
  */
-export function startService(options: ServiceOptions): RunningService {
+export async function startService(options: ServiceOptions): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(undefined, clock, options.logLevel);
-  const db = openDatabase(options.dataPath, {
-    create: true,
-    onSchemaCopy: (copy, schema) => logger.log("info", "data file copied before migrating it", { copy, fromSchema: schema, toSchema: MIGRATIONS.length }),
-  });
-  const version = new DataVersion(db);
-  // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
   let recorder: ServiceMetrics | null = null;
-  const writes = new WriteQueue(
-    db,
-    (error) => logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
-    (size) => recorder?.commit(size),
-  );
-  const deliveries = startDeliveryLoop({
-    db,
-    writes,
-    logger,
-    clock,
-    onOutcome: (outcome) => recorder?.delivery(outcome),
-    ...(options.webhooks ? { tuning: options.webhooks } : {}),
-  });
-  // After an API write commits: readers see a new generation, and its event's deliveries start at once.
-  const backend = sqliteBackend(db, writes, [() => version.touch(), () => deliveries.wake()]);
-  const ready = readiness({ db, writes, deliveryLoopRanAt: () => deliveries.lastRanAt() });
-  if (options.metrics) recorder = new ServiceMetrics({ db, dataPath: options.dataPath, clock, readiness: ready });
+  const deps: StoreDeps = { logger, clock, webhooks: options.webhooks, onOutcome: (outcome) => recorder?.delivery(outcome), onCommit: (size) => recorder?.commit(size) };
+  // PostgreSQL's modules load only when used: an SQLite start does not pay for them.
+  const store: ServedStore =
+    options.data.kind === "sqlite" ? openSqliteStore(options.data.path, deps) : await (await import("./service/postgres.ts")).openPostgresStore(options.data.url, deps);
+  const { readiness } = store;
+  if (options.metrics) recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness });
   const fetch = createFetch({
     routes,
-    backend,
-    findKey: (key) => findKey(db, key),
+    backend: store.backend,
+    findKey: store.findKey,
     logger,
-    // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner.
-    limiter: new SlidingWindowLimiter({ clock }),
+    // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner;
+    // on PostgreSQL, plus what the other instances on the database accepted.
+    limiter: new SlidingWindowLimiter({ clock, ...(store.sharedLimits ? { shared: store.sharedLimits } : {}) }),
     clock,
-    version,
-    readiness: ready,
+    version: store.version,
+    readiness,
     ...(recorder ? { metrics: { recorder, endpoint: metricsEndpoint(recorder, options.metrics!.token) } } : {}),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
   });
@@ -106,10 +89,7 @@ export function startService(options: ServiceOptions): RunningService {
     server = startHttpServer({ fetch, host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) });
   } catch (error) {
     // Nothing may go on without the server: no delivery from a process that could not listen.
-    void deliveries.stop();
-    writes.close();
-    version.close();
-    closeDatabase(db);
+    await store.close();
     if ((error as { code?: string }).code === "EADDRINUSE") throw new PortInUseError(options.port);
     throw error;
   }
@@ -128,17 +108,14 @@ export function startService(options: ServiceOptions): RunningService {
     url,
     port: server.port!,
     fetch,
-    db,
+    db: store.db,
     logger,
     async stop() {
       clearTimeout(warmSolver);
       stopHeapTrim();
       await server.stop();
-      await deliveries.stop();
-      writes.close();
+      await store.close();
       logger.flush();
-      version.close();
-      closeDatabase(db);
     },
   };
 }

@@ -37,7 +37,7 @@ describe("a full disk", () => {
       expect(ready.status).toBe(200);
       expect(await ready.text()).toBe("ready");
 
-      fillDisk(t.service.db);
+      fillDisk(t.service.db!);
       let created = 0;
       let refused: Response | null = null;
       for (let i = 0; i < 500 && refused === null; i++) {
@@ -68,7 +68,7 @@ describe("a full disk", () => {
       // /readyz is not logged, like /healthz.
       expect(t.logs().some((l) => l.path === "/readyz")).toBe(false);
 
-      freeDisk(t.service.db);
+      freeDisk(t.service.db!);
       expect((await t.request("POST", "/v1/ingredients", { key, body: bigIngredient(1000) })).status).toBe(201);
       await eventually(async () => (await fetch(t.url + "/readyz")).status === 200);
     } finally {
@@ -95,7 +95,7 @@ describe("a full disk", () => {
       await eventually(() => receiver.requests.length === 1);
 
       // The disk fills up: the deliveries' page has no byte left, so an outcome (which grows its row) needs a new page.
-      fillDisk(t.service.db);
+      fillDisk(t.service.db!);
       fillDisk(db);
       const rows = listDeliveries(db, { webhookId, limit: 10 });
       expect(rows).toHaveLength(4);
@@ -133,7 +133,7 @@ describe("a full disk", () => {
 
       // Space is freed: the next attempt after the pause is written and the rest follow, in order, without a restart.
       receiver.answer(() => new Response(null, { status: 204 }));
-      freeDisk(t.service.db);
+      freeDisk(t.service.db!);
       await eventually(() => listDeliveries(db, { webhookId, status: "delivered", limit: 10 }).length === 4, 10_000);
       expect(t.logs().some((l) => l.msg === "webhook outcomes recorded again; deliveries resumed")).toBe(true);
       const delivered = receiver.requests.slice(sentWhileFull).map((r) => r.json.new_price);

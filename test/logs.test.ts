@@ -47,7 +47,7 @@ describe("serve's log settings", () => {
   test("--log-level warn keeps warnings and drops info lines", async () => {
     const tmp = tempDir();
     let text = "";
-    const service = startService({ dataPath: tmp.dataPath, host: "127.0.0.1", port: 0, logger: createLogger((t) => (text += t), undefined, "warn") });
+    const service = await startService({ data: { kind: "sqlite", path: tmp.dataPath }, host: "127.0.0.1", port: 0, logger: createLogger((t) => (text += t), undefined, "warn") });
     try {
       const db = openDatabase(tmp.dataPath, { create: false });
       const key = createKey(db, { workspaceId: requireWorkspace(db, "default").id, write: false, rateLimit: 1, label: null, now: new Date().toISOString() }).key;

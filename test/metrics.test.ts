@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, eventually, ROOT, spawnServe, startTestServer, tempDir, TestClock, type TestServer } from "./helpers/harness.ts";
+import { POSTGRES_MODE } from "./helpers/postgres.ts";
 import { startRecorder, type Recorder } from "./helpers/webhooks.ts";
 
 const TOKEN = "scrape-token-0123456789";
@@ -94,7 +95,9 @@ describe("GET /metrics", () => {
     expect(moved('feedbase_webhook_deliveries_total{outcome="retry"}')).toBe(1);
     expect(moved("feedbase_group_commit_batch_size_count")).toBeGreaterThanOrEqual(3);
     expect(after.get(`feedbase_webhook_pending_deliveries{webhook="${badHook}"}`)).toBe(2);
-    expect(after.get("feedbase_data_file_bytes")).toBeGreaterThan(0);
+    // On PostgreSQL the database's files are not the service's: no file gauges (docs/decisions.md#serving-from-postgresql).
+    if (POSTGRES_MODE) expect(after.has("feedbase_data_file_bytes")).toBe(false);
+    else expect(after.get("feedbase_data_file_bytes")).toBeGreaterThan(0);
     expect(after.get('feedbase_readiness_check_failed{check="storage full"}')).toBe(0);
     expect([...after.keys()].some((k) => k.startsWith('feedbase_build_info{version="'))).toBe(true);
     expect(text).not.toContain("name-1");

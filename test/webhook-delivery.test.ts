@@ -314,14 +314,14 @@ describe("webhook delivery across a shutdown", () => {
     let text = "";
     const start = () =>
       startService({
-        dataPath: tmp.dataPath,
+        data: { kind: "sqlite", path: tmp.dataPath },
         host: "127.0.0.1",
         port: 0,
         logger: createLogger((s) => (text += s)),
         webhooks: { stopGraceMs: 100 },
       });
     try {
-      let svc = start();
+      let svc = await start();
       const handle = openDatabase(tmp.dataPath, { create: false });
       const ws = createWorkspace(handle, "mill", "Mill", isoTime(Date.now()));
       const { key } = createKey(handle, { workspaceId: ws.id, write: true, rateLimit: 1000, label: null, now: isoTime(Date.now()) });
@@ -333,7 +333,7 @@ describe("webhook delivery across a shutdown", () => {
       expect(text).toContain("webhook attempt abandoned at shutdown");
       expect(deliveriesOf(id, handle)[0]).toMatchObject({ status: "pending", attempts: 0 });
 
-      svc = start();
+      svc = await start();
       await eventually(() => deliveriesOf(id, handle)[0]?.status === "delivered");
       expect(r.requests).toHaveLength(2);
       expect(r.requests[1]!.headers["webhook-id"]).toBe(r.requests[0]!.headers["webhook-id"]!);

@@ -2,7 +2,7 @@ import { systemClock, timestamper, type Clock } from "../domain/time.ts";
 import type { Logger } from "../log.ts";
 import type { KeyAuth } from "../store/keys.ts";
 import type { Backend } from "../store/backend.ts";
-import { authenticate } from "./auth.ts";
+import { authenticate, type FindKey } from "./auth.ts";
 import { ReadCache } from "./read-cache.ts";
 import { errorBody, jsonReply, noneMatch, PreparedBody, type Reply } from "./envelope.ts";
 import { HttpError, toHttpError } from "./errors.ts";
@@ -18,8 +18,8 @@ export interface FetchDeps {
   routes: readonly Route[];
   /** The reads and writes handlers get (src/store/backend.ts). */
   backend: Backend;
-  /** The key behind an `X-API-Key` value, active or not; null when unknown. */
-  findKey(key: string): KeyAuth | null;
+  /** The key behind an `X-API-Key` value, active or not; null when unknown (a promise on PostgreSQL). */
+  findKey: FindKey;
   logger: Logger;
   limiter: SlidingWindowLimiter;
   clock?: Clock;
@@ -89,6 +89,12 @@ export function createFetch(options: FetchDeps): AppFetch {
     const generation = version.current();
     if (path !== "/v1" && !path.startsWith("/v1/")) return route(req, path, query, caller, null, now, generation, null);
     const key = authenticate(options.findKey, req.headers.get("x-api-key"), keys, generation);
+    if (key instanceof Promise) return key.then((found) => keyed(req, path, query, caller, found, now, generation));
+    return keyed(req, path, query, caller, key, now, generation);
+  }
+
+  /** The rest of `handle` once the key is known. */
+  function keyed(req: Request, path: string, query: string, caller: Caller, key: KeyAuth, now: number, generation: number): Reply | Promise<Reply> {
     caller.key = key;
     const ifNoneMatch = req.method === "GET" || req.method === "HEAD" ? req.headers.get("if-none-match") : null;
     const room = ifNoneMatch === null ? null : options.limiter.check(key.id, key.rateLimit, false);

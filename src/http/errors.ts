@@ -1,7 +1,8 @@
 import { ConflictError, NotFoundError, ValidationError } from "../domain/errors.ts";
 import { isStorageFull } from "../store/db.ts";
+import { isPgStorageFull } from "../store/pg/readiness.ts";
 
-/** Seconds a client is asked to wait when the data file's disk is full: long enough for an admin to act. */
+/** Seconds a client is asked to wait when the database's disk is full: long enough for an admin to act. */
 const STORAGE_FULL_RETRY_AFTER = "30";
 
 /**
@@ -29,6 +30,6 @@ export function toHttpError(error: unknown): HttpError | null {
   if (error instanceof NotFoundError) return new HttpError(404, error.message);
   if (error instanceof ConflictError) return new HttpError(409, error.message);
   // Not a bug of the request or of feedbase: the write did not happen and may be sent again later.
-  if (isStorageFull(error)) return new HttpError(503, "Storage full", { "Retry-After": STORAGE_FULL_RETRY_AFTER });
+  if (isStorageFull(error) || isPgStorageFull(error)) return new HttpError(503, "Storage full", { "Retry-After": STORAGE_FULL_RETRY_AFTER });
   return null;
 }

@@ -5,22 +5,11 @@ const MAX_ENTRIES = 10_000;
  * Values derived from the data (serialized bodies, key lookups) kept for as long as the data generation
  * holds (src/store/data-version.ts). A new generation empties the cache, so nothing stale is served
  * after a write has been acknowledged, by this process or an admin command in another.
- * @example const key = cache.get(gen, header, () => findKey(header) ?? undefined)
+ * @example const key = cache.peek(gen, header) ?? cache.put(gen, header, await lookUp(header))
  */
 export class ReadCache<V> {
   private generation = -1;
   private readonly entries = new Map<string, V>();
-
-  /** The value for `key` in this generation, built on a miss; a build that yields undefined is not kept. */
-  get<B extends V | undefined>(generation: number, key: string, build: () => B): B {
-    let value = this.peek(generation, key) as B | undefined;
-    if (value === undefined) {
-      value = build();
-      if (value === undefined) return value as B;
-      this.put(generation, key, value);
-    }
-    return value as B;
-  }
 
   /** The value kept for `key` in this generation, if any. */
   peek(generation: number, key: string): V | undefined {

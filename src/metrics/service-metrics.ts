@@ -1,8 +1,7 @@
-import type { Database } from "bun:sqlite";
 import { statfsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Clock } from "../domain/time.ts";
-import { pendingByWebhook } from "../store/deliveries.ts";
+import type { PendingByWebhook } from "../store/deliveries.ts";
 import { VERSION } from "../version.ts";
 import { Counter, gauge, Histogram, type HistogramSeries } from "./registry.ts";
 
@@ -18,8 +17,10 @@ export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 const READINESS_CHECKS = ["database read", "write commit", "storage full", "delivery loop"];
 
 export interface MetricsSources {
-  db: Database;
-  dataPath: string;
+  /** Every webhook's pending deliveries (src/store/deliveries.ts or its PostgreSQL twin). */
+  pending: () => PendingByWebhook[] | Promise<PendingByWebhook[]>;
+  /** The SQLite data file, for its size and its file system's; null on PostgreSQL, whose files are not ours to watch. */
+  dataPath: string | null;
   clock: Clock;
   /** The failed readiness checks now. */
   readiness: () => Promise<string[]>;
@@ -29,7 +30,7 @@ export interface MetricsSources {
  * What `GET /metrics` shows (docs/decisions.md#operations): counters kept in memory since start, and
  * gauges read from the data file and the file system when scraped. Labels are route templates,
  * methods, statuses, outcomes and webhook ids: all bounded by the code or the admin's configuration.
- * @example const m = new ServiceMetrics({ db, dataPath, clock, readiness }); m.request("/v1/health", "GET", 200, 0.0001); await m.render()
+ * @example const m = new ServiceMetrics({ pending: () => pendingByWebhook(db), dataPath, clock, readiness }); m.request("/v1/health", "GET", 200, 0.0001); await m.render()
  */
 export class ServiceMetrics {
   private readonly started = Date.now() / 1000;
@@ -79,11 +80,10 @@ export class ServiceMetrics {
 
   /** The whole exposition; gauges are read now. */
   async render(): Promise<string> {
-    const { db, dataPath, clock } = this.sources;
+    const { dataPath, clock } = this.sources;
     const now = clock();
-    const pending = pendingByWebhook(db);
+    const pending = await this.sources.pending();
     const failed = await this.sources.readiness();
-    const fs = statfsSync(dirname(dataPath));
     return [
       this.requests.render(),
       this.latency.render(),
@@ -97,10 +97,7 @@ export class ServiceMetrics {
         ["webhook"],
         pending.map((p) => [[p.webhookId], p.oldest === null ? 0 : Math.max(0, (now - Date.parse(p.oldest)) / 1000)]),
       ),
-      gauge("feedbase_data_file_bytes", "Size of the data file.", [], [[[], sizeOf(dataPath)]]),
-      gauge("feedbase_wal_file_bytes", "Size of the data file's write-ahead log (-wal).", [], [[[], sizeOf(`${dataPath}-wal`)]]),
-      gauge("feedbase_storage_free_bytes", "Free space for the service user on the data file's file system.", [], [[[], fs.bavail * fs.bsize]]),
-      gauge("feedbase_storage_size_bytes", "Size of the data file's file system.", [], [[[], fs.blocks * fs.bsize]]),
+      dataPath === null ? "" : fileGauges(dataPath),
       gauge(
         "feedbase_readiness_check_failed",
         "1 while a check of GET /readyz fails (storage full: a write failed for lack of space).",
@@ -112,6 +109,17 @@ export class ServiceMetrics {
       gauge("process_resident_memory_bytes", "Resident memory of the process.", [], [[[], process.memoryUsage.rss()]]),
     ].join("");
   }
+}
+
+/** The data file's and its file system's sizes (SQLite only). */
+function fileGauges(dataPath: string): string {
+  const fs = statfsSync(dirname(dataPath));
+  return [
+    gauge("feedbase_data_file_bytes", "Size of the data file.", [], [[[], sizeOf(dataPath)]]),
+    gauge("feedbase_wal_file_bytes", "Size of the data file's write-ahead log (-wal).", [], [[[], sizeOf(`${dataPath}-wal`)]]),
+    gauge("feedbase_storage_free_bytes", "Free space for the service user on the data file's file system.", [], [[[], fs.bavail * fs.bsize]]),
+    gauge("feedbase_storage_size_bytes", "Size of the data file's file system.", [], [[[], fs.blocks * fs.bsize]]),
+  ].join("");
 }
 
 function sizeOf(path: string): number {

@@ -1,16 +1,15 @@
 /**
  * Formula costs at other prices: one formula at an instant, the cost-changes report, and the formulas
- * a price change moves (the `formula.cost_changed` event). The arithmetic is src/domain/recost.ts.
+ * a price change moves (the `formula.cost_changed` event). The arithmetic is src/domain/recost.ts and
+ * src/domain/cost-report.ts.
  */
 import type { Database } from "bun:sqlite";
-import { round, totalCostOf } from "../domain/formula-math.ts";
-import { byLargestMove, costAt, costChange, recost, type CostChange, type FormulaCost, type SavedFormula, type SavedRow } from "../domain/recost.ts";
+import { changesSince, movesOf, priceFrom, withLines, type FormulaCostMove, type MoveLine, type ReportFormula, type ReportFormulaRow, type ReportLine } from "../domain/cost-report.ts";
+import { recost, type CostChange, type FormulaCost } from "../domain/recost.ts";
 import { requireFormula } from "./formulas.ts";
 import { currentPrices, pricesInEffect } from "./price-history.ts";
 
-/** A saved row with its ingredient's current price (null if the ingredient is gone). */
-type LiveRow = SavedRow & { priceNow: number | null };
-type ReportFormula = SavedFormula & { species: string; subcategory: string; ingredients: LiveRow[] };
+export type { FormulaCostMove } from "../domain/cost-report.ts";
 
 /**
  * A formula recosted at the prices in effect at `at` (current prices when `at` is null; `shownAt`
@@ -23,25 +22,16 @@ export function formulaCost(db: Database, workspaceId: number, id: string, at: s
   return recost(formula, shownAt, priceFrom(prices));
 }
 
-/** A price map as a PriceOf; a row whose ingredient is gone keeps its saved price. */
-const priceFrom = (prices: Map<string, number>) => (name: string, row: SavedRow) => prices.get(name) ?? row.price;
-const currentPrice = (_: string, row: SavedRow) => (row as LiveRow).priceNow ?? row.price;
-
 /** Saved formulas with their composition (and each row's current price), in id order. */
 function savedFormulas(db: Database, workspaceId: number): ReportFormula[] {
   const formulas = db
     .query("SELECT id, name, species, subcategory, batch_size AS batchSize, total_cost AS totalCost FROM formulas WHERE workspace_id = ? ORDER BY id")
-    .all(workspaceId) as ReportFormula[];
-  const byId = new Map(formulas.map((f) => [f.id, ((f.ingredients = []), f)]));
+    .all(workspaceId) as ReportFormulaRow[];
   // Current prices from one map, not a join per line: a third of the report's time on 2,400 lines.
-  const prices = currentPrices(db, workspaceId);
   const lines = db
     .query("SELECT formula_id, ingredient, percent, amount, price, cost FROM formula_lines WHERE workspace_id = ? ORDER BY formula_id, position")
-    .values(workspaceId) as [string, string, number, number, number, number][];
-  for (const [formulaId, name, percent, amount, price, cost] of lines) {
-    byId.get(formulaId)?.ingredients.push({ name, percent, amount, price, cost, priceNow: prices.get(name) ?? null });
-  }
-  return formulas;
+    .values(workspaceId) as ReportLine[];
+  return withLines(formulas, lines, currentPrices(db, workspaceId));
 }
 
 /**
@@ -51,22 +41,7 @@ function savedFormulas(db: Database, workspaceId: number): ReportFormula[] {
  */
 export function costChanges(db: Database, workspaceId: number, since: string | null): CostChange[] {
   const formulas = savedFormulas(db, workspaceId);
-  const now = currentPrice;
-  const then = since === null ? (_: string, row: SavedRow) => row.price : priceFrom(pricesInEffect(db, workspaceId, since));
-  const changes: CostChange[] = [];
-  for (const f of formulas) {
-    const costThen = since === null ? f.totalCost : costAt(f.batchSize, f.ingredients, then);
-    const moved = costChange(f, { cost: costThen, priceOf: then }, { cost: costAt(f.batchSize, f.ingredients, now), priceOf: now });
-    if (moved) changes.push(moved);
-  }
-  return changes.sort(byLargestMove);
-}
-
-export interface FormulaCostMove {
-  id: string;
-  name: string;
-  old_cost: number;
-  new_cost: number;
+  return changesSince(formulas, since === null ? null : priceFrom(pricesInEffect(db, workspaceId, since)));
 }
 
 /**
@@ -85,17 +60,6 @@ export function formulasMovedBy(db: Database, workspaceId: number, ingredient: s
        WHERE l.workspace_id = ?1 AND l.formula_id IN (SELECT formula_id FROM formula_lines WHERE workspace_id = ?1 AND ingredient = ?2)
        ORDER BY l.formula_id, l.position`,
     )
-    .values(workspaceId, ingredient) as [string, string, number, number, string, number][];
-  const moves: FormulaCostMove[] = [];
-  for (let start = 0; start < lines.length; ) {
-    const [id, name, batchSize] = lines[start]!;
-    let end = start;
-    while (end < lines.length && lines[end]![0] === id) end++;
-    const rows = lines.slice(start, end);
-    const oldCost = totalCostOf(rows.map(([, , , percent, line, price]) => ({ percent, batchSize, price: line === ingredient ? oldPrice : price })));
-    const newCost = totalCostOf(rows.map(([, , , percent, , price]) => ({ percent, batchSize, price })));
-    if (round(newCost - oldCost, 2) !== 0) moves.push({ id, name, old_cost: oldCost, new_cost: newCost });
-    start = end;
-  }
-  return moves;
+    .values(workspaceId, ingredient) as MoveLine[];
+  return movesOf(lines, ingredient, oldPrice);
 }

@@ -127,6 +127,12 @@ export interface AttemptOutcome {
   ms: number;
 }
 
+/** A webhook to disable with an outcome (its receiver answered 410 Gone), and why. */
+export interface WebhookDisable {
+  webhookId: string;
+  reason: string;
+}
+
 /**
  * Record a finished attempt, and keep it in the delivery's history. Returns false when the delivery
  * changed meanwhile (its webhook was removed, say), in which case nothing is written.

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { NotFoundError } from "../domain/errors.ts";
 import type { FormulaDetail, FormulaSummary } from "../schemas/formulas.ts";
+import { formulaDetailOf, type FormulaRow } from "./formula-rows.ts";
 
 /** Optional, additive list filters (exact, case-sensitive matches). */
 export interface FormulaFilters {
@@ -19,11 +20,6 @@ export function listFormulas(db: Database, workspaceId: number, filters: Formula
     .all(workspaceId, filters.species ?? null, filters.subcategory ?? null) as FormulaSummary[];
 }
 
-interface FormulaRow extends FormulaSummary {
-  nutrients: string;
-  constraints: string;
-}
-
 /** @example findFormula(db, 1, "broiler-starter") // FormulaDetail | null */
 export function findFormula(db: Database, workspaceId: number, id: string): FormulaDetail | null {
   const row = db
@@ -36,12 +32,7 @@ export function findFormula(db: Database, workspaceId: number, id: string): Form
   const ingredients = db
     .query("SELECT ingredient AS name, percent, amount, price, cost FROM formula_lines WHERE workspace_id = ? AND formula_id = ? ORDER BY position")
     .all(workspaceId, id) as FormulaDetail["ingredients"];
-  const { nutrients, constraints, ...summary } = row;
-  const stored = JSON.parse(constraints) as Partial<FormulaDetail["constraints"]>;
-  // The field order of docs/decisions.md#formulas-and-files: the summary exactly as in the list, then the three groups.
-  // Formulas saved before ratio constraints existed show `ratios: []` (docs/decisions.md#least-cost-formulation).
-  const limits = { nutrients: stored.nutrients ?? [], ingredients: stored.ingredients ?? [], ratios: stored.ratios ?? [] };
-  return { ...summary, ingredients, nutrients: JSON.parse(nutrients), constraints: limits };
+  return formulaDetailOf(row, ingredients);
 }
 
 /** @example requireFormula(db, 1, "nope") // throws NotFoundError("Formula not found: nope") */

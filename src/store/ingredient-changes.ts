@@ -4,6 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { ConflictError } from "../domain/errors.ts";
+import { addedEvent, priceAfter, priceEvents, type Actor } from "../domain/ingredient-events.ts";
 import type { CreateIngredient } from "../schemas/ingredients.ts";
 import { formulasMovedBy } from "./costs.ts";
 import { hasSubscriber } from "./deliveries.ts";
@@ -14,11 +15,7 @@ import { recordChange, recordPrice, type PriceSource } from "./price-history.ts"
 import { requireTransaction } from "./transaction.ts";
 import { ingredientInUse } from "./admin-rules.ts";
 
-export interface Actor {
-  workspaceId: number;
-  keyId: string | null;
-  now: string;
-}
+export type { Actor } from "../domain/ingredient-events.ts";
 
 /**
  * Create an ingredient, its first price-history entry and its `ingredient.added` event, inside the
@@ -29,14 +26,7 @@ export function createIngredient(db: Database, actor: Actor, input: CreateIngred
   requireTransaction(db, "createIngredient");
   if (findIngredient(db, actor.workspaceId, input.name)) throw new ConflictError(`Ingredient already exists: ${input.name}`);
   insertIngredient(db, actor.workspaceId, input, "api", actor.now);
-  recordEvent(db, {
-    workspaceId: actor.workspaceId,
-    type: "ingredient.added",
-    ingredient: input.name,
-    payload: { ingredient: input.name, category: input.category, price: input.price, timestamp: actor.now },
-    keyId: actor.keyId,
-    now: actor.now,
-  });
+  recordEvent(db, addedEvent(actor, input));
   return requireIngredient(db, actor.workspaceId, input.name);
 }
 
@@ -62,7 +52,7 @@ export function insertIngredient(db: Database, workspaceId: number, input: Creat
 export function updatePrice(db: Database, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): IngredientDetail {
   requireTransaction(db, "updatePrice");
   const before = requireIngredient(db, actor.workspaceId, name);
-  const after = { price: change.price, inStock: change.inStock ?? before.inStock };
+  const after = priceAfter(before, change);
   db.query("UPDATE ingredients SET price = ?, in_stock = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
     after.price,
     after.inStock ? 1 : 0,
@@ -72,13 +62,12 @@ export function updatePrice(db: Database, actor: Actor, name: string, change: { 
   );
   recordChange(db, actor.workspaceId, name, before, after, actor.now, "api");
   if (change.price !== before.price) {
-    const event = { workspaceId: actor.workspaceId, ingredient: name, keyId: actor.keyId, now: actor.now };
-    const prices = { ingredient: name, old_price: before.price, new_price: change.price };
-    recordEvent(db, { ...event, type: "price.updated", payload: { ...prices, timestamp: actor.now } });
+    const events = priceEvents(actor, name, before.price, change.price);
+    recordEvent(db, events.updated);
     // Opt-in and costly (a third of a PUT): recorded only when a webhook can receive it (docs/decisions.md#price-history-and-formula-costs).
     if (hasSubscriber(db, actor.workspaceId, "formula.cost_changed")) {
       const formulas = formulasMovedBy(db, actor.workspaceId, name, before.price);
-      if (formulas.length > 0) recordEvent(db, { ...event, type: "formula.cost_changed", payload: { ...prices, formulas, timestamp: actor.now } });
+      if (formulas.length > 0) recordEvent(db, events.costChanged(formulas));
     }
   }
   // What a re-read would return, without reading the nutrients again.

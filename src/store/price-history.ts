@@ -14,16 +14,15 @@ import type { z } from "zod";
 import type { priceHistoryResponse } from "../schemas/history.ts";
 import type { IngredientFilters, PriceEntry } from "./ingredients.ts";
 import { requireIngredient } from "./ingredients.ts";
+import { stockFlags } from "./ingredient-rows.ts";
+import { repeatsPoint, type PricePoint } from "../domain/ingredient-events.ts";
 
 /** `data` of GET /v1/prices/:name, as its schema documents it: newest entry first. */
 export type PriceHistory = z.output<typeof priceHistoryResponse>["data"];
 export type PriceHistoryEntry = PriceHistory["history"][number];
 export type PriceSource = PriceHistoryEntry["source"];
 
-export interface PricePoint {
-  price: number;
-  inStock: boolean;
-}
+export type { PricePoint } from "../domain/ingredient-events.ts";
 
 /** The log's length at which it moves into the indexed history (bench/history.ts measured the choice). */
 export const FOLD_AT = 16_384;
@@ -70,7 +69,7 @@ export const PRICE_ENTRIES = `SELECT id, ingredient_id, price, in_stock, at, sou
  * @example recordChange(db, 1, "Maize", before, { price: 219, inStock: true }, now, "import")
  */
 export function recordChange(db: Database, workspaceId: number, name: string, before: PricePoint, after: PricePoint, at: string, source: PriceSource): boolean {
-  if (before.price === after.price && before.inStock === after.inStock) return false;
+  if (repeatsPoint(before, after)) return false;
   recordPrice(db, workspaceId, name, { ...after, at, source });
   return true;
 }
@@ -96,8 +95,7 @@ export function priceHistory(db: Database, workspaceId: number, name: string, ra
        ORDER BY at DESC, logged DESC, id DESC`,
     )
     .all(workspaceId, name, range.from ?? null, range.to ?? null) as (Omit<PriceHistoryEntry, "inStock"> & { inStock: number })[];
-  const history = rows.map((r) => ({ price: r.price, inStock: r.inStock === 1, at: r.at, source: r.source }));
-  return { name, category, price, inStock, history };
+  return { name, category, price, inStock, history: stockFlags<PriceHistoryEntry>(rows) };
 }
 
 // The history's last entry at or before an instant: one backward step in price_history_by_ingredient.

@@ -2,24 +2,15 @@
  * The delivery loop that `serve` runs (docs/decisions.md#webhooks): it sends the pending deliveries that the events'
  * transactions wrote, one attempt at a time per delivery, and records each outcome.
  *
- * Everything it knows lives in the data file. A delivery's state changes only after its attempt has
- * finished, so a crash, a kill or an abandoned attempt at shutdown leaves it pending and it is sent
- * again at the next start: at-least-once, de-duplicated by receivers on `webhook-id`.
+ * Everything it knows lives in the database (./delivery-store.ts). A delivery's state changes only
+ * after its attempt has finished, so a crash, a kill or an abandoned attempt at shutdown leaves it
+ * pending and it is sent again at the next start (on PostgreSQL, once its lease ends): at-least-once,
+ * de-duplicated by receivers on `webhook-id`.
  */
-import type { Database } from "bun:sqlite";
 import { isoTime, systemClock, type Clock } from "../domain/time.ts";
 import type { Logger } from "../log.ts";
-import {
-  dueDeliveries,
-  finishAttempt,
-  nextDueAfter,
-  pruneDelivered,
-  webhooksWithDueDeliveries,
-  type AttemptOutcome,
-  type DueDelivery,
-} from "../store/deliveries.ts";
-import { setWebhookEnabled } from "../store/webhooks.ts";
-import type { WriteQueue } from "../store/write-queue.ts";
+import type { AttemptOutcome, DueDelivery, WebhookDisable } from "../store/deliveries.ts";
+import type { DeliveryStore } from "./delivery-store.ts";
 import { VERSION } from "../version.ts";
 import { attemptVerdict, DEFAULT_RETRY_SCHEDULE } from "./retry.ts";
 import { postSigned, type PostAnswer } from "./post.ts";
@@ -47,7 +38,7 @@ export interface DeliveryTuning {
   outcomePauseMaxMs: number;
 }
 
-/** The values of docs/decisions.md#webhooks. @example startDeliveryLoop({ db, logger, tuning: { ...DEFAULT_TUNING, retrySchedule: [1, 1] } }) */
+/** The values of docs/decisions.md#webhooks. @example startDeliveryLoop({ store, logger, tuning: { ...DEFAULT_TUNING, retrySchedule: [1, 1] } }) */
 export const DEFAULT_TUNING: DeliveryTuning = {
   retrySchedule: DEFAULT_RETRY_SCHEDULE,
   retentionDays: 30,
@@ -63,9 +54,8 @@ export const DEFAULT_TUNING: DeliveryTuning = {
 
 /** Input of {@link startDeliveryLoop}; `clock` dates attempts and decides what is due. */
 export interface DeliveryLoopOptions {
-  db: Database;
-  /** The service's group commit: outcomes share commits (and fsyncs) with API writes. */
-  writes: WriteQueue;
+  /** Due deliveries and outcomes: SQLite's or PostgreSQL's (./delivery-store.ts). */
+  store: DeliveryStore;
   logger: Logger;
   clock?: Clock;
   tuning?: Partial<DeliveryTuning>;
@@ -98,10 +88,10 @@ const DAY_MS = 86_400_000;
  * Start delivering: looks at once (deliveries left pending by a previous run go first), then
  * whenever woken and at least every `pollMs`.
  *
- * @example const loop = startDeliveryLoop({ db, writes, logger, clock }); // wake it after commits that record events; await loop.stop() at shutdown
+ * @example const loop = startDeliveryLoop({ store: sqliteDeliveryStore(db, writes), logger, clock }); // wake it after commits that record events; await loop.stop() at shutdown
  */
 export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
-  const { db, writes, logger } = options;
+  const { store, logger } = options;
   const clock = options.clock ?? systemClock;
   const tuning: DeliveryTuning = { ...DEFAULT_TUNING, ...options.tuning };
 
@@ -111,6 +101,10 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   // Set once stop() has given up on the attempts still running: their outcomes are no longer written.
   let abandoned = false;
   let scanQueued = false;
+  // A look in progress (it may wait for the database): a wake meanwhile asks for another right after.
+  let scanning = false;
+  let rescan = false;
+  let lastScan: Promise<void> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastPrune = -Infinity;
   let lastRanAt = performance.now();
@@ -119,53 +113,58 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   let pauseMs = 0;
 
   function wake(): void {
-    if (stopping || scanQueued) return;
+    if (stopping) return;
+    if (scanning) rescan = true;
+    if (scanning || scanQueued) return;
     scanQueued = true;
     // After the current turn: the commit's HTTP answer goes out first.
-    setImmediate(scan);
+    setImmediate(() => (lastScan = scan()));
   }
 
-  function scan(): void {
+  async function scan(): Promise<void> {
     scanQueued = false;
     if (stopping) return;
+    scanning = true;
     clearTimeout(timer);
     let delay = tuning.pollMs;
     lastRanAt = performance.now();
     const paused = pausedUntil - lastRanAt;
     try {
       const now = clock();
-      prune(now);
+      await prune(now);
       if (paused > 0) delay = Math.min(delay, paused);
       else {
-        fill(now);
-        const next = nextDueAfter(db, now);
+        await fill(now);
+        const next = await store.nextDueAfter(now);
         if (next !== null) delay = Math.min(delay, Math.max(0, next - now));
       }
     } catch (error) {
-      // A busy data file (an admin command holding the lock) or a transient I/O error: look again later.
+      // A busy data file (an admin command holding the lock), a lost connection, a transient I/O error: look again later.
       logger.log("error", "webhook delivery scan failed", { error: String(error) });
     }
-    timer = setTimeout(wake, delay);
+    scanning = false;
+    if (stopping) return;
+    timer = setTimeout(wake, rescan ? 0 : delay);
+    rescan = false;
   }
 
-  function prune(now: number): void {
+  async function prune(now: number): Promise<void> {
     if (now - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = now;
-    const removed = pruneDelivered(db, isoTime(now - tuning.retentionDays * DAY_MS));
+    const removed = await store.prune(isoTime(now - tuning.retentionDays * DAY_MS));
     if (removed > 0) logger.log("info", "pruned delivered webhook deliveries", { removed, retentionDays: tuning.retentionDays });
   }
 
-  function fill(now: number): void {
+  async function fill(now: number): Promise<void> {
     if (inFlight.size >= tuning.total) return;
     // Fewest attempts in flight first, so a hanging receiver cannot take the shared slots from the others.
-    const webhooks = webhooksWithDueDeliveries(db, now).sort((a, b) => (perWebhook.get(a) ?? 0) - (perWebhook.get(b) ?? 0));
+    const webhooks = (await store.webhooksWithDue(now)).sort((a, b) => (perWebhook.get(a) ?? 0) - (perWebhook.get(b) ?? 0));
     for (const webhookId of webhooks) {
       const busy = perWebhook.get(webhookId) ?? 0;
       let free = Math.min(tuning.perWebhook - busy, tuning.total - inFlight.size);
       if (free <= 0) continue;
-      // The ones in flight are still pending and come back from the query; ask for enough to skip them.
-      for (const delivery of dueDeliveries(db, webhookId, now, free + busy)) {
-        if (free === 0) break;
+      for (const delivery of await store.take(webhookId, now, free, busy)) {
+        if (free === 0 || stopping) break;
         if (inFlight.has(delivery.id)) continue;
         start(delivery);
         free--;
@@ -227,19 +226,12 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   }
 
   /**
-   * The outcome goes through the shared group commit: with synchronous=FULL each commit is an fsync that
-   * blocks the process, so outcomes and API writes of one turn share one. The attempt keeps its slot
-   * until written, so no scan can take the delivery again before its outcome is stored.
+   * The attempt keeps its slot until its outcome is written, so no scan can take the delivery again
+   * before then; the loop looks again after the commit (a later event for the same ingredient may be
+   * free to go now).
    */
-  function persist(outcome: AttemptOutcome, disable: string | null): Promise<boolean> {
-    // No API read shows deliveries or webhooks, so cached bodies stay valid across these commits; the
-    // loop looks again after it (a later event for the same ingredient may be free to go now).
-    return writes.runLater((tx) => {
-      tx.afterCommit(wake);
-      const recorded = finishAttempt(db, outcome);
-      if (recorded && disable !== null) setWebhookEnabled(db, disable, false, `receiver answered 410 Gone at ${outcome.now}`);
-      return recorded;
-    });
+  function persist(outcome: AttemptOutcome, disable: WebhookDisable | null): Promise<boolean> {
+    return store.finish(outcome, disable, wake);
   }
 
   async function attempt(delivery: DueDelivery, controller: AbortController): Promise<void> {
@@ -256,7 +248,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     const { status, nextAttemptAt, disable: gone } = attemptVerdict(answer, number, tuning.retrySchedule, nowMs);
     const ok = status === "delivered";
     const outcome = { id: delivery.id, attemptsBefore: delivery.attempts, status, nextAttemptAt, lastStatus: answer.status, lastError: answer.error, now, startedAt, ms };
-    const recorded = await persist(outcome, gone ? delivery.webhookId : null);
+    const recorded = await persist(outcome, gone ? { webhookId: delivery.webhookId, reason: `receiver answered 410 Gone at ${now}` } : null);
     if (abandoned) return;
     options.onOutcome?.(status === "pending" ? "retry" : status);
     logger.log(ok ? "info" : "warn", "webhook attempt", {
@@ -294,6 +286,8 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
         logger.log("warn", "webhook attempt abandoned at shutdown", { deliveryId, webhookId: f.webhookId, event: f.event, attempt: f.attempt });
         f.controller.abort();
       }
+      await lastScan;
+      await store.release().catch((error: unknown) => logger.log("error", "webhook claims could not be released", { error: String(error) }));
     },
   };
 }

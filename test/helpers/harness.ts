@@ -5,6 +5,7 @@ import { openDatabase } from "../../src/store/db.ts";
 import { createKey } from "../../src/store/keys.ts";
 import { requireWorkspace } from "../../src/store/workspaces.ts";
 import { startService, type RunningService, type ServiceOptions } from "../../src/service.ts";
+import type { DataLocation } from "../../src/store/location.ts";
 import { createLogger } from "../../src/log.ts";
 import { checkContract } from "./contract.ts";
 import type { Io } from "../../cli/io.ts";
@@ -69,7 +70,9 @@ export async function startTestServer(
   let text = "";
   const clock = options.clock?.now;
   const logger = createLogger((t) => (text += t), clock);
-  const service = startService({ dataPath: tmp.dataPath, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
+  const pgUrl = databaseFor(tmp.dataPath);
+  const data: DataLocation = pgUrl === undefined ? { kind: "sqlite", path: tmp.dataPath } : { kind: "postgres", url: pgUrl };
+  const service = await startService({ data, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
   const url = `http://127.0.0.1:${service.port}`;
   const keyDb = POSTGRES_MODE ? null : openDatabase(tmp.dataPath, { create: false });
   return {

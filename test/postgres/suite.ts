@@ -9,7 +9,13 @@
 export const BACKEND_NEUTRAL: readonly string[] = [];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
-export const POSTGRES_ONLY: readonly string[] = ["test/postgres/harness.pg.ts", "test/postgres/copy-to.pg.ts", "test/postgres/pg-dump.pg.ts", "test/postgres/shared-limits.pg.ts"];
+export const POSTGRES_ONLY: readonly string[] = [
+  "test/postgres/harness.pg.ts",
+  "test/postgres/copy-to.pg.ts",
+  "test/postgres/pg-dump.pg.ts",
+  "test/postgres/shared-limits.pg.ts",
+  "test/postgres/pg-serve.pg.ts",
+];
 
 /** About the SQLite file itself: SQLite only, and why. */
 export const SQLITE_ONLY: Readonly<Record<string, string>> = {

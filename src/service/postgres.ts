@@ -1,0 +1,88 @@
+/**
+ * `serve` on PostgreSQL (docs/decisions.md#serving-from-postgresql): a pool for reads and writes (each write its own
+ * transaction), a listening connection for the data generation, the delivery loop claiming with leases.
+ */
+import type { SQL } from "bun";
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { readiness } from "../http/readiness.ts";
+import { SharedCounts } from "../limiter/shared-counts.ts";
+import { pgSharedCounts } from "../store/pg/rate-counts.ts";
+import { pgBackend } from "../store/pg/backend.ts";
+import { openPostgres } from "../store/pg/connect.ts";
+import { PgDataVersion } from "../store/pg/data-version.ts";
+import { pendingByWebhook } from "../store/pg/delivery-admin.ts";
+import { findKey } from "../store/pg/keys.ts";
+import { databaseAnswers, isPgStorageFull, probeWrite } from "../store/pg/readiness.ts";
+import { DEFAULT_TUNING, startDeliveryLoop } from "../webhooks/delivery-loop.ts";
+import { pgDeliveryStore } from "../webhooks/pg-delivery-store.ts";
+import type { ServedStore, StoreDeps } from "./served-store.ts";
+
+/** This process among the instances sharing the database, as `claimed_by` names it. */
+const instanceName = () => `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+
+/** Start exchanging rate-limit counts with the other instances; a failed exchange is logged and retried. */
+async function startSharedCounts(sql: SQL, instance: string, deps: StoreDeps): Promise<SharedCounts> {
+  const counts = new SharedCounts(pgSharedCounts(sql), {
+    instance,
+    clock: deps.clock,
+    onError: (error) => deps.logger.log("error", "rate-limit counts could not be exchanged", { error: String(error) }),
+  });
+  await counts.start();
+  return counts;
+}
+
+/**
+ * Connect (migrating under the advisory lock), listen for changes, and start delivering.
+ * @example const store = await openPostgresStore("postgres://mill@db/feedbase", { logger, clock, onOutcome, onCommit })
+ */
+export async function openPostgresStore(url: string, deps: StoreDeps): Promise<ServedStore> {
+  const { logger } = deps;
+  const sql = await openPostgres(url);
+  let version: PgDataVersion;
+  try {
+    version = await PgDataVersion.start(url, logger);
+  } catch (error) {
+    await sql.close();
+    throw error;
+  }
+  const instance = instanceName();
+  let counts: SharedCounts;
+  try {
+    counts = await startSharedCounts(sql, instance, deps);
+  } catch (error) {
+    await version.close();
+    await sql.close();
+    throw error;
+  }
+  const perWebhook = deps.webhooks?.perWebhook ?? DEFAULT_TUNING.perWebhook;
+  const deliveries = startDeliveryLoop({
+    store: pgDeliveryStore(sql, instance, perWebhook, () => deps.onCommit(1)),
+    logger,
+    clock: deps.clock,
+    onOutcome: deps.onOutcome,
+    ...(deps.webhooks ? { tuning: deps.webhooks } : {}),
+  });
+  return {
+    // Each write is a commit of its own: the metrics' commit sizes are all 1 on PostgreSQL.
+    backend: pgBackend(sql, [() => version.touch(), () => deliveries.wake(), () => deps.onCommit(1)]),
+    findKey: (key) => findKey(sql, key),
+    version,
+    readiness: readiness({
+      databaseAnswers: () => databaseAnswers(sql),
+      probeWrite: () => probeWrite(sql),
+      isStorageFull: isPgStorageFull,
+      deliveryLoopRanAt: () => deliveries.lastRanAt(),
+    }),
+    pending: () => pendingByWebhook(sql),
+    sharedLimits: counts,
+    dataPath: null,
+    db: null,
+    async close() {
+      await deliveries.stop();
+      await counts.stop().catch((error: unknown) => logger.log("error", "rate-limit counts could not be written at stop", { error: String(error) }));
+      await version.close();
+      await sql.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The non-SQL half of the ingredient reads, shared by both backends: flags are stored 0/1 and
+ * nutrients as JSON text, so every row is mapped the same way whichever database read it.
+ */
+import type { z } from "zod";
+import type { ingredientQuery } from "../schemas/ingredients.ts";
+import type * as R from "../schemas/responses.ts";
+
+/** The list view: nutrients is the number of nutrients (the spec's list item). */
+export type IngredientListItem = z.output<typeof R.ingredientListItem>;
+export type PriceEntry = z.output<typeof R.priceEntry>;
+export type IngredientDetail = z.output<typeof R.ingredientDetail>;
+
+/** Optional, additive list filters (exact, case-sensitive matches): the list's query, as validated. */
+export type IngredientFilters = Partial<z.output<typeof ingredientQuery>>;
+
+/** An ingredient row as selected for the detail view (same aliases on both backends). */
+export interface DetailRow {
+  name: string;
+  category: string;
+  price: number;
+  inStock: number;
+  nutrients: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** @example toDetail(row).nutrients // { protein: 8.5 } */
+export const toDetail = (r: DetailRow): IngredientDetail => ({ ...r, inStock: r.inStock === 1, nutrients: JSON.parse(r.nutrients) });
+
+/**
+ * Rows whose `inStock` was read as 0/1, made booleans in place (a list can be long; no copy).
+ * @example stockFlags<PriceEntry>(rows)[0].inStock // true
+ */
+export function stockFlags<T extends { inStock: boolean }>(rows: (Omit<T, "inStock"> & { inStock: number })[]): T[] {
+  for (const r of rows) (r as unknown as T).inStock = r.inStock === 1;
+  return rows as unknown as T[];
+}
+
+/**
+ * The list filters as query parameters: the category or null, the stock flag as 0/1 or null.
+ * @example filterValues({ inStock: true }) // [null, 1]
+ */
+export const filterValues = (f: IngredientFilters): [string | null, number | null] => [f.category ?? null, f.inStock === undefined ? null : f.inStock ? 1 : 0];

@@ -1,0 +1,59 @@
+/**
+ * The PostgreSQL backend: the same `Reads` and `Writes` as the SQLite one (../backend.ts), async. A
+ * write is one transaction of its own (the change, its history entry, its event and the event's
+ * deliveries: the outbox), ending with a notification on the channel every instance listens to, so
+ * their cached bodies and keys go (./data-version.ts). docs/decisions.md#serving-from-postgresql.
+ */
+import type { SQL } from "bun";
+import type { Backend, Reads, Writes } from "../backend.ts";
+import { costChanges, formulaCost } from "./costs.ts";
+import { eventsAfter } from "./events.ts";
+import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } from "./formulas.ts";
+import { createIngredient, updatePrice } from "./ingredient-changes.ts";
+import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
+import { priceHistory, pricesAt } from "./price-history.ts";
+import { writeTransaction } from "./transaction.ts";
+
+/** Each name of `T` as a PostgreSQL store function: the connection first, then the same arguments, the same result later. */
+type Twins<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (sql: SQL, ...args: A) => Promise<Awaited<R>> : never };
+
+const READS = {
+  listIngredients,
+  listPools,
+  listPrices,
+  requireIngredient,
+  findIngredient,
+  listIngredientDetails,
+  listFormulas,
+  requireFormula,
+  requireFormulaId,
+  listFormulaDetails,
+  priceHistory,
+  pricesAt,
+  formulaCost,
+  costChanges,
+  eventsAfter,
+} satisfies Twins<Reads>;
+const WRITES = { createIngredient, updatePrice } satisfies Twins<Writes>;
+
+/**
+ * Reads on the pool; each write in a transaction of its own, `afterWrite` run once it has committed
+ * (the data generation moves, the delivery loop wakes) and before its promise settles.
+ * @example const backend = pgBackend(sql, [() => version.touch(), () => deliveries.wake()])
+ */
+export function pgBackend(sql: SQL, afterWrite: readonly (() => void)[]): Backend {
+  const read: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(READS) as [string, (sql: SQL, ...args: unknown[]) => unknown][]) {
+    read[name] = (...args: unknown[]) => fn(sql, ...args);
+  }
+  const write: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(WRITES) as [string, (sql: SQL, ...args: unknown[]) => Promise<unknown>][]) {
+    write[name] = async (...args: unknown[]) => {
+      const result = await writeTransaction(sql, (tx) => fn(tx, ...args));
+      for (const effect of afterWrite) effect();
+      return result;
+    };
+  }
+  // No group commit here: each write commits on its own connection of the pool, concurrently.
+  return { read: read as Reads, write: write as Writes, batchedWrite: write as Writes };
+}

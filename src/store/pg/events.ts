@@ -1,0 +1,39 @@
+/** PostgreSQL's twins of ../events.ts: the outbox. */
+import type { SQL } from "bun";
+import type { NewEvent } from "../../domain/events.ts";
+import type { EventRow } from "../events.ts";
+import { fanOut } from "./deliveries.ts";
+
+/** The transaction lock of the outbox ("feedoutb" in ASCII); see {@link lockOutbox}. */
+const OUTBOX_LOCK = 0x66656564_6f757462n;
+
+/**
+ * Hold the outbox until the transaction ends. Event ids come from a sequence, so without it a later
+ * id could commit before an earlier one and a reader of `GET /v1/events?after=` would step over the
+ * earlier one for good; with it, events commit in id order as in SQLite, where one writer at a time
+ * is the rule (docs/decisions.md#serving-from-postgresql). Taken again in the same transaction, it is a no-op.
+ * @example await lockOutbox(tx)
+ */
+export async function lockOutbox(sql: SQL): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${OUTBOX_LOCK})`;
+}
+
+/**
+ * Append an event and make its deliveries, inside the change's transaction. The payload is serialized
+ * once, here: these bytes are what every attempt sends and signs.
+ * @example await recordEvent(tx, { workspaceId, type: "price.updated", ingredient: "Maize", payload, keyId, now })
+ */
+export async function recordEvent(sql: SQL, event: NewEvent): Promise<number> {
+  await lockOutbox(sql);
+  const [row] = (await sql`INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at)
+    VALUES (${event.workspaceId}, ${event.type}, ${event.ingredient}, ${JSON.stringify(event.payload)}, ${event.keyId}, ${event.now}) RETURNING id`) as { id: number }[];
+  await fanOut(sql, { id: row!.id, workspaceId: event.workspaceId, type: event.type, ingredient: event.ingredient, now: event.now });
+  return row!.id;
+}
+
+/** A page of a workspace's events after the cursor, oldest first. @example await eventsAfter(sql, 1, 0, 100) */
+export async function eventsAfter(sql: SQL, workspaceId: number, after: number, limit: number): Promise<{ events: EventRow[]; hasMore: boolean }> {
+  const rows = (await sql`SELECT id, type, created_at AS "createdAt", payload FROM events
+    WHERE workspace_id = ${workspaceId} AND id > ${after} ORDER BY id LIMIT ${limit + 1}`) as EventRow[];
+  return { events: rows.slice(0, limit), hasMore: rows.length > limit };
+}

@@ -1,0 +1,53 @@
+/**
+ * What the delivery loop asks of the database, on either backend. SQLite: the functions of
+ * src/store/deliveries.ts as they are, outcomes through the server's group commit; nothing is claimed,
+ * the one process knows what it has in flight. PostgreSQL: ./pg-delivery-store.ts.
+ */
+import type { Database } from "bun:sqlite";
+import * as lite from "../store/deliveries.ts";
+import type { AttemptOutcome, DueDelivery, WebhookDisable } from "../store/deliveries.ts";
+import { setWebhookEnabled } from "../store/webhooks.ts";
+import type { WriteQueue } from "../store/write-queue.ts";
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface DeliveryStore {
+  /** Enabled webhooks with deliveries due at `nowMs`. */
+  webhooksWithDue(nowMs: number): Awaitable<string[]>;
+  /**
+   * Up to `free` more due deliveries of a webhook that has `busy` in flight here, in the order they may
+   * go; the loop skips any it already has in flight.
+   */
+  take(webhookId: string, nowMs: number, free: number, busy: number): Awaitable<DueDelivery[]>;
+  nextDueAfter(nowMs: number): Awaitable<number | null>;
+  /** Delete delivered deliveries last touched before `before` (ISO); how many. */
+  prune(before: string): Awaitable<number>;
+  /** Write an outcome (and a 410's disable); `committed` runs once it is durable. False when the delivery changed meanwhile. */
+  finish(outcome: AttemptOutcome, disable: WebhookDisable | null, committed: () => void): Promise<boolean>;
+  /** At a clean stop: what this process holds and did not finish may go elsewhere at once. */
+  release(): Promise<void>;
+}
+
+/**
+ * @example startDeliveryLoop({ store: sqliteDeliveryStore(db, writes), logger })
+ */
+export function sqliteDeliveryStore(db: Database, writes: WriteQueue): DeliveryStore {
+  return {
+    webhooksWithDue: (nowMs) => lite.webhooksWithDueDeliveries(db, nowMs),
+    // The ones in flight are still pending and come back from the query; ask for enough to skip them.
+    take: (webhookId, nowMs, free, busy) => lite.dueDeliveries(db, webhookId, nowMs, free + busy),
+    nextDueAfter: (nowMs) => lite.nextDueAfter(db, nowMs),
+    prune: (before) => lite.pruneDelivered(db, before),
+    // Through the shared group commit: with synchronous=FULL each commit is an fsync that blocks the
+    // process, so outcomes and API writes of one turn share one. No API read shows deliveries or
+    // webhooks, so cached bodies stay valid across these commits.
+    finish: (outcome, disable, committed) =>
+      writes.runLater((tx) => {
+        tx.afterCommit(committed);
+        const recorded = lite.finishAttempt(db, outcome);
+        if (recorded && disable !== null) setWebhookEnabled(db, disable.webhookId, false, disable.reason);
+        return recorded;
+      }),
+    release: async () => {},
+  };
+}

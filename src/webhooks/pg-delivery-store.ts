@@ -1,0 +1,28 @@
+/**
+ * The delivery loop's store on PostgreSQL: several instances may share the database, so due deliveries
+ * are claimed with a lease and outcomes commit in transactions of their own (docs/decisions.md#serving-from-postgresql).
+ */
+import type { SQL } from "bun";
+import * as pg from "../store/pg/deliveries.ts";
+import type { DeliveryStore } from "./delivery-store.ts";
+
+/**
+ * `instance` names this process in `claimed_by`; `perWebhook` caps the live claims per webhook across
+ * instances; `onCommit` is told of each outcome's commit (metrics).
+ * @example startDeliveryLoop({ store: pgDeliveryStore(sql, instanceName(), 4, () => {}), logger })
+ */
+export function pgDeliveryStore(sql: SQL, instance: string, perWebhook: number, onCommit: () => void): DeliveryStore {
+  return {
+    webhooksWithDue: (nowMs) => pg.webhooksWithDueDeliveries(sql, nowMs),
+    take: (webhookId, nowMs, free) => pg.claimDue(sql, instance, webhookId, nowMs, free, perWebhook),
+    nextDueAfter: (nowMs) => pg.nextDueAfter(sql, nowMs),
+    prune: (before) => pg.pruneDelivered(sql, before),
+    finish: async (outcome, disable, committed) => {
+      const recorded = await pg.finishAttempt(sql, outcome, disable);
+      onCommit();
+      committed();
+      return recorded;
+    },
+    release: () => pg.releaseClaims(sql, instance),
+  };
+}
