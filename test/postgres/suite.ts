@@ -24,6 +24,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/pg-dump.pg.ts",
   "test/postgres/shared-limits.pg.ts",
   "test/postgres/pg-serve.pg.ts",
+  "test/postgres/instances.pg.ts",
 ];
 
 /** About the SQLite file itself: SQLite only, and why. */
