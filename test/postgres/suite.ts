@@ -15,6 +15,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/pg-dump.pg.ts",
   "test/postgres/shared-limits.pg.ts",
   "test/postgres/pg-serve.pg.ts",
+  "test/postgres/admin.pg.ts",
   "test/postgres/instances.pg.ts",
 ];
 
