@@ -8,10 +8,13 @@
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
 export const BACKEND_NEUTRAL: readonly string[] = [
   "test/bad-input.test.ts",
+  "test/cli-keys.test.ts",
   "test/etag.test.ts",
   "test/fault-busy-port.test.ts",
+  "test/fault-endless-body.test.ts",
   "test/fault-error-objects.test.ts",
   "test/http-core.test.ts",
+  "test/import-large.test.ts",
   "test/metrics.test.ts",
   "test/openapi.test.ts",
   "test/proxy.test.ts",
@@ -34,6 +37,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/backup-restore.test.ts": "backup and restore copy the SQLite file (on PostgreSQL that is pg_dump's job)",
   "test/backup.test.ts": "backup makes an SQLite copy of the file",
   "test/cli-database.test.ts": "chooses between --data and --database itself (the harness's translation would hide it); needs no server",
+  "test/data-file-private.test.ts": "the permission bits of the SQLite file, its -wal and -shm",
   "test/cli-everyday.test.ts": "one-line failures about the data file: missing (refused, never created), a directory, a backup path",
   "test/deb.test.ts": "the .deb package and its data file under /var/lib/feedbase",
   "test/fault-clean-stop.test.ts": "no -wal or -shm left, the copied file alone complete: SQLite's WAL",
@@ -54,7 +58,6 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/reliability-concurrency.test.ts": "runs backup beside concurrent writes",
   "test/reliability-secrets.test.ts": "runs backup among the admin commands and checks every data file's mode",
   "test/serve.test.ts": "one test checks that serve creates a missing data file",
-  "test/cli-keys.test.ts": "one test checks the data file's -wal/-shm are private to the service user",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
   "test/events.test.ts": "creates workspaces and reads events straight from the SQLite file",
   "test/fault-csv-injection.test.ts": "reads the imported rows straight from the SQLite file",
@@ -91,10 +94,8 @@ export const NO_DATA: Readonly<Record<string, string>> = {
 
 /** Through HTTP and the CLI only, but not passing on PostgreSQL yet: what they wait for. */
 export const WAITING: Readonly<Record<string, string>> = {
-  "test/fault-endless-body.test.ts": "demo --database (pg-admin's PostgreSQL demo seed)",
   "test/fault-pipelining.test.ts": "100 pipelined PUT/GET pairs: on PostgreSQL the connection is closed",
   "test/fault-unicode-names.test.ts": "import --database",
-  "test/import-large.test.ts": "import --database",
   "test/rate-limit.test.ts": "one test expects a limit set by the CLI on the very next request; PostgreSQL's notification promises within 1 s",
 };
 
