@@ -6,7 +6,7 @@
  */
 
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
-export const BACKEND_NEUTRAL: readonly string[] = ["test/proxy.test.ts", "test/cli-keys.test.ts", "test/fault-endless-body.test.ts", "test/import-large.test.ts"];
+export const BACKEND_NEUTRAL: readonly string[] = ["test/proxy.test.ts", "test/cli-keys.test.ts", "test/fault-endless-body.test.ts", "test/import-large.test.ts", "test/webhook-tools.test.ts", "test/webhook-admin.test.ts"];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
 export const POSTGRES_ONLY: readonly string[] = [
@@ -55,10 +55,8 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
   "test/reliability-isolation.test.ts": "seeds workspaces and checks events straight in the SQLite file",
   "test/reliability-outage.test.ts": "reads deliveries straight from the SQLite file",
-  "test/webhook-admin.test.ts": "seeds and checks deliveries straight in the SQLite file",
   "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
   "test/webhook-delivery.test.ts": "seeds events and reads deliveries straight in the SQLite file",
-  "test/webhook-tools.test.ts": "seeds deliveries straight into the SQLite file",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
