@@ -6,7 +6,7 @@
  */
 
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
-export const BACKEND_NEUTRAL: readonly string[] = ["test/proxy.test.ts", "test/cli-keys.test.ts", "test/fault-endless-body.test.ts", "test/import-large.test.ts", "test/webhook-tools.test.ts", "test/webhook-admin.test.ts", "test/import-export.test.ts", "test/import-rejections.test.ts"];
+export const BACKEND_NEUTRAL: readonly string[] = ["test/proxy.test.ts", "test/cli-keys.test.ts", "test/fault-endless-body.test.ts", "test/import-large.test.ts", "test/webhook-tools.test.ts", "test/webhook-admin.test.ts", "test/import-export.test.ts", "test/import-rejections.test.ts", "test/optimize-cli.test.ts"];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
 export const POSTGRES_ONLY: readonly string[] = [
@@ -48,7 +48,6 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
   "test/ingredients.test.ts": "creates workspaces and reads events straight from the SQLite file",
   "test/logs.test.ts": "makes keys and workspaces straight in the SQLite file",
-  "test/optimize-cli.test.ts": "seeds the demo straight into an SQLite file",
   "test/optimize-http.test.ts": "seeds the demo straight into the SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
   "test/reliability-isolation.test.ts": "seeds workspaces and checks events straight in the SQLite file",
