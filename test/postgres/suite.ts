@@ -14,11 +14,16 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/fault-endless-body.test.ts",
   "test/fault-error-objects.test.ts",
   "test/http-core.test.ts",
+  "test/import-export.test.ts",
   "test/import-large.test.ts",
+  "test/import-rejections.test.ts",
   "test/metrics.test.ts",
   "test/openapi.test.ts",
+  "test/optimize-cli.test.ts",
   "test/proxy.test.ts",
   "test/tls.test.ts",
+  "test/webhook-admin.test.ts",
+  "test/webhook-tools.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -64,19 +69,14 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/formulas.test.ts": "seeds ingredients and workspaces straight into the SQLite file",
   "test/history-webhook.test.ts": "seeds and checks history, events and deliveries straight in the SQLite file",
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
-  "test/import-export.test.ts": "checks imported rows straight in the SQLite file",
-  "test/import-rejections.test.ts": "imports into an SQLite file through the store functions to show nothing changed",
   "test/ingredients.test.ts": "creates workspaces and reads events straight from the SQLite file",
   "test/logs.test.ts": "makes keys and workspaces straight in the SQLite file",
-  "test/optimize-cli.test.ts": "seeds the demo straight into an SQLite file",
   "test/optimize-http.test.ts": "seeds the demo straight into the SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
   "test/reliability-isolation.test.ts": "seeds workspaces and checks events straight in the SQLite file",
   "test/reliability-outage.test.ts": "reads deliveries straight from the SQLite file",
-  "test/webhook-admin.test.ts": "seeds and checks deliveries straight in the SQLite file",
   "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
   "test/webhook-delivery.test.ts": "seeds events and reads deliveries straight in the SQLite file",
-  "test/webhook-tools.test.ts": "seeds deliveries straight into the SQLite file",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
