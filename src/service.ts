@@ -33,6 +33,8 @@ export interface ServiceOptions {
   webhooks?: Partial<DeliveryTuning>;
   /** Serve `GET /metrics` (off by default), optionally only for `Authorization: Bearer <token>`. */
   metrics?: { token: string | null };
+  /** SQLite: fold the price log after this long without a write (default 2 s; tests shorten it). */
+  foldQuietMs?: number;
 }
 
 export interface RunningService {
@@ -64,7 +66,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(undefined, clock, options.logLevel);
   let recorder: ServiceMetrics | null = null;
-  const deps: StoreDeps = { logger, clock, webhooks: options.webhooks, onOutcome: (outcome) => recorder?.delivery(outcome), onCommit: (size) => recorder?.commit(size) };
+  const deps: StoreDeps = { logger, clock, webhooks: options.webhooks, onOutcome: (outcome) => recorder?.delivery(outcome), onCommit: (size) => recorder?.commit(size), foldQuietMs: options.foldQuietMs };
   // PostgreSQL's modules load only when used: an SQLite start does not pay for them.
   const store: ServedStore =
     options.data.kind === "sqlite" ? openSqliteStore(options.data.path, deps) : await (await import("./service/postgres.ts")).openPostgresStore(options.data.url, deps);

@@ -38,4 +38,6 @@ export interface StoreDeps {
   /** Told each delivery outcome and (SQLite) each group commit's size, once metrics exist. */
   onOutcome: (outcome: DeliveryOutcome) => void;
   onCommit: (writes: number) => void;
+  /** SQLite: how long writes must be quiet before the price log is folded (src/service/quiet-fold.ts). */
+  foldQuietMs?: number | undefined;
 }

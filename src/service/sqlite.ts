@@ -9,6 +9,7 @@ import { MIGRATIONS } from "../store/migrations.ts";
 import { databaseAnswers, probeWrite } from "../store/readiness.ts";
 import { WriteQueue } from "../store/write-queue.ts";
 import { startDeliveryLoop } from "../webhooks/delivery-loop.ts";
+import { foldWhenQuiet } from "./quiet-fold.ts";
 import { sqliteDeliveryStore } from "../webhooks/delivery-store.ts";
 import type { ServedStore, StoreDeps } from "./served-store.ts";
 
@@ -24,7 +25,19 @@ export function openSqliteStore(dataPath: string, deps: StoreDeps): ServedStore 
   });
   const version = new DataVersion(db);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
-  const writes = new WriteQueue(db, (error) => logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }), deps.onCommit);
+  const writes = new WriteQueue(
+    db,
+    (error) => logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
+    (size) => {
+      deps.onCommit(size);
+      fold.wrote();
+    },
+  );
+  const fold = foldWhenQuiet(db, writes, {
+    clock: deps.clock,
+    onError: (error) => logger.log("error", "price log fold failed", { error: String(error) }),
+    ...(deps.foldQuietMs !== undefined ? { quietMs: deps.foldQuietMs } : {}),
+  });
   const deliveries = startDeliveryLoop({
     store: sqliteDeliveryStore(db, writes),
     logger,
@@ -48,6 +61,7 @@ export function openSqliteStore(dataPath: string, deps: StoreDeps): ServedStore 
     db,
     async close() {
       await deliveries.stop();
+      fold.stop();
       writes.close();
       version.close();
       closeDatabase(db);

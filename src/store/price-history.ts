@@ -57,6 +57,14 @@ export function foldPriceLog(db: Database): void {
 }
 
 /**
+ * Whether the log holds any entry: what decides that a fold when writes go quiet has work to do.
+ * @example if (priceLogHasEntries(db)) foldPriceLog(db)
+ */
+export function priceLogHasEntries(db: Database): boolean {
+  return (db.query("SELECT EXISTS (SELECT 1 FROM price_log) AS any").get() as { any: number }).any === 1;
+}
+
+/**
  * Every entry of both tables as the one table `price_history` stands for, the log's entries numbered
  * after the history's (each was recorded after all of them): what a copy of the history takes (feedbase copy-to).
  * @example db.query(`SELECT * FROM (${PRICE_ENTRIES}) ORDER BY id`).all()

@@ -76,7 +76,7 @@ export interface TestServer {
  * @example const t = await startTestServer(); const r = await t.request("GET", "/v1/health", { key: t.key() })
  */
 export async function startTestServer(
-  options: { clock?: TestClock; env?: Record<string, string>; webhooks?: ServiceOptions["webhooks"]; metrics?: ServiceOptions["metrics"] } = {},
+  options: { clock?: TestClock; env?: Record<string, string>; webhooks?: ServiceOptions["webhooks"]; metrics?: ServiceOptions["metrics"]; foldQuietMs?: number } = {},
 ): Promise<TestServer> {
   const tmp = tempDir();
   let text = "";
@@ -84,7 +84,7 @@ export async function startTestServer(
   const logger = createLogger((t) => (text += t), clock);
   const pgUrl = databaseFor(tmp.dataPath);
   const data: DataLocation = pgUrl === undefined ? { kind: "sqlite", path: tmp.dataPath } : { kind: "postgres", url: pgUrl };
-  const service = await startService({ data, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
+  const service = await startService({ data, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}), ...(options.foldQuietMs !== undefined ? { foldQuietMs: options.foldQuietMs } : {}) });
   const url = `http://127.0.0.1:${service.port}`;
   const keyDb = POSTGRES_MODE ? null : openDatabase(tmp.dataPath, { create: false });
   return {

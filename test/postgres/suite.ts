@@ -50,6 +50,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/fault-other-owner.test.ts": "a data file owned by another user",
   "test/fault-schema.test.ts": "the SQLite file's schema versions and the copy kept before migrating",
   "test/price-log.test.ts": "the price log and its fold, SQLite's layout of the history (PostgreSQL inserts into price_history)",
+  "test/quiet-fold.test.ts": "folding the price log when writes go quiet: PostgreSQL has no log",
   "test/write-queue.test.ts": "the SQLite group commit (WriteQueue) on a bun:sqlite Database",
 };
 
