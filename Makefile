@@ -35,7 +35,7 @@ define need
   { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null; }; }
 endef
 
-.PHONY: run test test-postgres check build deb bench bench-optimize bench-metrics soak clean test-tools deb-tools
+.PHONY: run test test-postgres check build deb bench bench-compare bench-optimize bench-metrics soak clean test-tools deb-tools
 
 run: $(EXE)
 	@mkdir -p $(dir $(DATA))
@@ -95,9 +95,14 @@ deb-tools:
 bench: $(DEPS) $(EXE)
 	$(BUN) bench/run.ts
 	$(BUN) bench/optimize.ts $(EXE)
+	$(BUN) bench/compare-builds.ts
 
 # Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.
 # The least-cost figures alone (about a minute): solve times, the worklist, the cached answer over HTTP.
+# The read path against main before the second batch of issues, in the same run (about 3 minutes).
+bench-compare: $(DEPS) $(EXE)
+	$(BUN) bench/compare-builds.ts
+
 bench-optimize: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
 

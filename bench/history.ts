@@ -12,15 +12,17 @@
  *    serve identical copies of the same data file. wrk runs alternate, history build then baseline,
  *    so load that comes and goes hits both; the figure is the median of the per-pair ratios.
  *
- * Run alone: `bun bench/history.ts [dist/feedbase]` prints the RESULTS.md section and the JSON figures.
- * bench/run.ts runs it as one of its extra figures.
+ * Run alone: `bun bench/history.ts [dist/feedbase]` prints the RESULTS.md section and the JSON figures
+ * and puts the section into bench/RESULTS.md in place of its previous one. bench/run.ts runs it as one
+ * of its extra figures.
  */
 import { Database } from "bun:sqlite";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateFormulas, generateIngredients, seedIngredients, SEED } from "./dataset.ts";
-import { freePort, waitForIdle } from "./system.ts";
+import { writeSection } from "./results-file.ts";
+import { freePort, processTicks, waitForIdle } from "./system.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { createKey } from "../src/store/keys.ts";
 import { FOLD_AT, foldPriceLog, recordPrice } from "../src/store/price-history.ts";
@@ -38,6 +40,7 @@ const BOUND_MS = 50;
 /** Short runs: the machine is shared. */
 const WRK = { threads: 2, connections: 32, seconds: 3, reps: 5 } as const;
 const WEEK_MS = 7 * 24 * 3600 * 1000;
+const TICKS_PER_SECOND = 100;
 const NOW = Date.parse("2026-11-23T08:00:00.000Z");
 
 export interface LatencyFigure {
@@ -55,12 +58,18 @@ export interface LatencySet {
   report: LatencyFigure;
 }
 
+/** One figure per run, with history and without. */
+interface Sides {
+  history: number[];
+  baseline: number[];
+}
+
 export interface HistoryBench {
   shape: typeof SHAPE;
   baselineNote: string | null;
   /** The same reads on the same data with the log just folded and with it one entry short of its next fold. */
   latency: { logEmpty: LatencySet; logFull: LatencySet | null };
-  throughput: { id: "prices" | "put"; label: string; history: number[]; baseline: number[]; ratio: number | null; kibPerRequest: { history: number[]; baseline: number[] } }[];
+  throughput: { id: "prices" | "put"; label: string; history: number[]; baseline: number[]; ratio: number | null; kibPerRequest: Sides; cpuUsPerRequest: Sides }[];
 }
 
 const progress = (msg: string) => process.stderr.write(`[bench history] ${msg}\n`);
@@ -237,16 +246,17 @@ export async function benchHistory(exe: string): Promise<HistoryBench> {
     ] as const) {
       const pathsFile = join(tmp, `paths-${id}.txt`);
       writeFileSync(pathsFile, paths.join("\n") + "\n");
-      const row = { id, label, history: [] as number[], baseline: [] as number[], ratio: null as number | null, kibPerRequest: { history: [] as number[], baseline: [] as number[] } };
+      const row = { id, label, history: [] as number[], baseline: [] as number[], ratio: null as number | null, kibPerRequest: { history: [], baseline: [] } as Sides, cpuUsPerRequest: { history: [], baseline: [] } as Sides };
       for (let rep = 0; rep < WRK.reps; rep++) {
         progress(`${label}, run ${rep + 1} of ${WRK.reps}`);
         for (const [side, server] of [["history", current], ["baseline", before]] as const) {
           if (!server) continue;
           await waitForIdle(1500);
-          const written = writtenBytes(server);
+          const [written, ticks] = [writtenBytes(server), processTicks(server.proc.pid)];
           const measured = await wrk(server.url, method, pathsFile, keysFile, (base += 10_000));
           row[side].push(measured.rate);
           row.kibPerRequest[side].push((writtenBytes(server) - written) / 1024 / measured.requests);
+          row.cpuUsPerRequest[side].push(((processTicks(server.proc.pid) - ticks) * 1e6) / TICKS_PER_SECOND / measured.requests);
         }
       }
       if (row.baseline.length > 0) row.ratio = medianOf(row.history.map((h, i) => h / row.baseline[i]!));
@@ -300,22 +310,22 @@ export function renderHistory(h: HistoryBench | null, failure?: string): string[
       `with and without, ${WRK.reps} pairs). Each PUT changes a price, so the history build also writes a history entry; no webhook asks for ` +
       "`formula.cost_changed`, so none is computed (the default). The ratio is the median of the per-pair ratios, the range their spread. " +
       "KiB written per request is what the server process caused to be written to storage during the run (`/proc/<pid>/io` write_bytes: WAL frames and " +
-      "checkpoints), a figure other load on the shared disk does not move:",
+      "checkpoints) and CPU µs per request the server's own processor time (`/proc/<pid>/stat`): two figures the shared machine's other load moves little:",
     "",
   );
   if (h.baselineNote) out.push(h.baselineNote, "");
   out.push(
-    "| request | with history, req/s (median) | without, req/s (median) | ratio | pair ratios min–max | KiB written per request, with / without (medians) | runs with history | runs without |",
-    "|---|---:|---:|---:|---|---:|---|---|",
+    "| request | with history, req/s (median) | without, req/s (median) | ratio | pair ratios min–max | KiB written per request, with / without | CPU µs per request, with / without | runs with history | runs without |",
+    "|---|---:|---:|---:|---|---:|---:|---|---|",
   );
   for (const t of h.throughput) {
     const list = (xs: number[]) => xs.map((x) => Math.round(x).toLocaleString("en-US")).join(", ");
     const median = (xs: number[]) => (xs.length ? Math.round(medianOf(xs)).toLocaleString("en-US") : "-");
     const pairs = t.baseline.map((b, i) => t.history[i]! / b);
     const spread = pairs.length ? `${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)}` : "-";
-    const kib = (xs: number[]) => (xs.length ? medianOf(xs).toFixed(1) : "-");
-    const written = `${kib(t.kibPerRequest.history)} / ${kib(t.kibPerRequest.baseline)}`;
-    out.push(`| \`${t.label}\` | ${median(t.history)} | ${median(t.baseline)} | ${t.ratio === null ? "-" : `**${t.ratio.toFixed(2)}**`} | ${spread} | ${written} | ${list(t.history)} | ${list(t.baseline)} |`);
+    const pair = (sides: Sides) => sides.history.length ? `${medianOf(sides.history).toFixed(1)} / ${sides.baseline.length ? medianOf(sides.baseline).toFixed(1) : "-"}` : "-";
+    const ratio = t.ratio === null ? "-" : `**${t.ratio.toFixed(2)}**`;
+    out.push(`| \`${t.label}\` | ${median(t.history)} | ${median(t.baseline)} | ${ratio} | ${spread} | ${pair(t.kibPerRequest)} | ${pair(t.cpuUsPerRequest)} | ${list(t.history)} | ${list(t.baseline)} |`);
   }
   out.push("");
   return out;
@@ -325,5 +335,7 @@ if (import.meta.main) {
   const exe = process.argv[2] ?? join(ROOT, "dist", "feedbase");
   if (!existsSync(exe)) throw new Error(`${exe} is missing: run make build`);
   const figures = await benchHistory(exe);
-  process.stdout.write(renderHistory(figures).join("\n") + "\n" + JSON.stringify(figures) + "\n");
+  const section = renderHistory(figures);
+  process.stdout.write(section.join("\n") + "\n" + JSON.stringify(figures) + "\n");
+  writeSection([...section.slice(0, -1), `(Section written by \`bun bench/history.ts\` alone on ${new Date().toISOString().slice(0, 16)}Z, after the make bench run above.)`, ""]);
 }

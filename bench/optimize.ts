@@ -12,7 +12,8 @@
  * Run alone: `bun bench/optimize.ts [dist/feedbase]` prints the RESULTS.md section and writes it into
  * bench/RESULTS.md (replacing its own section); `make bench` runs it after bench/run.ts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeSection } from "./results-file.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Highs } from "highs";
@@ -35,7 +36,6 @@ import { medianOf, quantile, serve, stop, wrk, type Server } from "./history.ts"
 import { waitForIdle } from "./system.ts";
 
 const ROOT = join(import.meta.dir, "..");
-const RESULTS = join(import.meta.dir, "RESULTS.md");
 const HEADING = "## Least-cost formulation";
 const SOLVES = { demo: 30, large: 60, worklist: 3 } as const;
 const LARGE = { candidates: 60, limits: 30 } as const;
@@ -256,20 +256,11 @@ export function renderOptimize(b: OptimizeBench): string[] {
   return out;
 }
 
-/** RESULTS.md with this section in place of its previous one (or appended). */
-function withSection(results: string, section: string[]): string {
-  const start = results.indexOf(`\n${HEADING}\n`);
-  const text = section.join("\n") + "\n";
-  if (start === -1) return results.trimEnd() + "\n\n" + text;
-  const next = results.indexOf("\n## ", start + 1);
-  return results.slice(0, start + 1) + text + (next === -1 ? "" : results.slice(next));
-}
-
 if (import.meta.main) {
   const exe = process.argv[2] ?? join(ROOT, "dist", "feedbase");
   const figures = await benchOptimize(exe);
   const section = renderOptimize(figures);
   process.stdout.write(section.join("\n") + "\n");
-  writeFileSync(RESULTS, withSection(readFileSync(RESULTS, "utf8"), section));
+  writeSection(section);
   process.exit(0);
 }

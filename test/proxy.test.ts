@@ -32,11 +32,10 @@ describe("two instances behind the sample HAProxy front", () => {
     const instances: ServeProcess[] = [];
     let proxy: ReturnType<typeof Bun.spawn> | undefined;
     try {
-      const demo = await cli(["demo", "--data", tmp.dataPath]);
-      expect(demo.code).toBe(0);
+      // serve makes a new data file; the key is made afterwards, as an admin would.
+      instances.push(await spawnServe(tmp.dataPath), await spawnServe(tmp.dataPath));
       const created = await cli(["key", "create", "--write", "--rate-limit", "1000000", "--json", "--data", tmp.dataPath]);
       const key = (JSON.parse(created.stdout) as { key: string }).key;
-      instances.push(await spawnServe(tmp.dataPath), await spawnServe(tmp.dataPath));
       const front = freePort();
       const config = join(tmp.dir, "haproxy.cfg");
       writeFileSync(config, proxyConfig(front, instances[0]!.url, instances[1]!.url));
@@ -49,6 +48,9 @@ describe("two instances behind the sample HAProxy front", () => {
         const res = await fetch(base + "/readyz").catch(() => null);
         return res?.status === 200 && res.headers.has("x-request-id");
       }, 15_000);
+
+      const maize = { name: "Maize", category: "Cereals", price: 300 };
+      expect((await fetch(base + "/v1/ingredients", { method: "POST", headers: { "X-API-Key": key, "Content-Type": "application/json" }, body: JSON.stringify(maize) })).status).toBe(201);
 
       const statuses: number[] = [];
       let price = 300;

@@ -18,6 +18,17 @@ import { DEFAULT_TUNING, startDeliveryLoop } from "../webhooks/delivery-loop.ts"
 import { pgDeliveryStore } from "../webhooks/pg-delivery-store.ts";
 import type { ServedStore, StoreDeps } from "./served-store.ts";
 
+/**
+ * FEEDBASE_TEST_LEASE_MS=<ms> shortens the delivery lease (60 s), so a test sees a killed instance's
+ * claims taken over without waiting a minute; like FEEDBASE_TEST_MAX_PAGES, for tests only.
+ */
+function leaseForTests(): number | undefined {
+  const ms = process.env.FEEDBASE_TEST_LEASE_MS;
+  if (ms === undefined || ms === "") return undefined;
+  if (!/^\d+$/.test(ms)) throw new Error(`FEEDBASE_TEST_LEASE_MS must be a whole number of milliseconds, not ${ms}`);
+  return Number(ms);
+}
+
 /** This process among the instances sharing the database, as `claimed_by` names it. */
 const instanceName = () => `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 
@@ -57,7 +68,7 @@ export async function openPostgresStore(url: string, deps: StoreDeps): Promise<S
   }
   const perWebhook = deps.webhooks?.perWebhook ?? DEFAULT_TUNING.perWebhook;
   const deliveries = startDeliveryLoop({
-    store: pgDeliveryStore(sql, instance, perWebhook, () => deps.onCommit(1)),
+    store: pgDeliveryStore(sql, instance, perWebhook, () => deps.onCommit(1), leaseForTests()),
     logger,
     clock: deps.clock,
     onOutcome: deps.onOutcome,

@@ -8,13 +8,13 @@ import type { DeliveryStore } from "./delivery-store.ts";
 
 /**
  * `instance` names this process in `claimed_by`; `perWebhook` caps the live claims per webhook across
- * instances; `onCommit` is told of each outcome's commit (metrics).
+ * instances; `onCommit` is told of each outcome's commit (metrics); `leaseMs` is how long a claim holds.
  * @example startDeliveryLoop({ store: pgDeliveryStore(sql, instanceName(), 4, () => {}), logger })
  */
-export function pgDeliveryStore(sql: SQL, instance: string, perWebhook: number, onCommit: () => void): DeliveryStore {
+export function pgDeliveryStore(sql: SQL, instance: string, perWebhook: number, onCommit: () => void, leaseMs = pg.LEASE_MS): DeliveryStore {
   return {
     webhooksWithDue: (nowMs) => pg.webhooksWithDueDeliveries(sql, nowMs),
-    take: (webhookId, nowMs, free) => pg.claimDue(sql, instance, webhookId, nowMs, free, perWebhook),
+    take: (webhookId, nowMs, free) => pg.claimDue(sql, instance, webhookId, nowMs, free, perWebhook, leaseMs),
     nextDueAfter: (nowMs) => pg.nextDueAfter(sql, nowMs),
     prune: (before) => pg.pruneDelivered(sql, before),
     finish: async (outcome, disable, committed) => {

@@ -12,7 +12,7 @@ import { COPIED_TABLES } from "../../src/store/pg/copy.ts";
 import { PRICE_ENTRIES } from "../../src/store/price-history.ts";
 import { cli, eventually, spawnServe, tempDir } from "../helpers/harness.ts";
 import { databaseFor, psql } from "../helpers/postgres.ts";
-import { startRecorder } from "../helpers/webhooks.ts";
+import { independentHex, startRecorder } from "../helpers/webhooks.ts";
 
 const open: SQL[] = [];
 afterAll(async () => {
@@ -176,6 +176,66 @@ describe("feedbase copy-to", () => {
       expect(again.code).toBe(1);
       expect(again.stderr).toContain('(2 workspaces, where a new one holds only "default")');
     } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test("after the move the file's keys answer over the server on the database, and its pending deliveries are delivered there", async () => {
+    const tmp = tempDir();
+    const mill = join(tmp.dir, "mill.db");
+    const down = startRecorder();
+    const port = Number(new URL(down.url).port);
+    await down.stop();
+    let receiver: ReturnType<typeof startRecorder> | undefined;
+    try {
+      const demo = await cli(["demo", "--data", mill]);
+      const readKey = /Read key: +(fbk_\w+)/.exec(demo.stdout)![1]!;
+      const writeKey = /Write key: (fbk_\w+)/.exec(demo.stdout)![1]!;
+      const hook = await cli(["webhook", "add", `http://127.0.0.1:${port}/`, "--json", "--data", mill]);
+      const { id: webhookId, secret } = JSON.parse(hook.stdout) as { id: string; secret: string };
+      // The receiver is down while the file is served: both deliveries wait, an hour away.
+      const server = await spawnServe(mill, { args: ["--retry-schedule", "3600"] });
+      try {
+        for (const price of [233, 234]) {
+          const r = await fetch(`${server.url}/v1/prices/Maize`, { method: "PUT", headers: { "X-API-Key": writeKey }, body: JSON.stringify({ price }) });
+          expect(r.status).toBe(200);
+        }
+        const lite = new Database(mill, { readonly: true });
+        await eventually(() => (lite.query("SELECT count(*) AS n FROM delivery_attempts").get() as { n: number }).n >= 1, 15_000);
+        lite.close();
+      } finally {
+        await server.stop();
+      }
+      const url = databaseFor(tmp.dataPath)!;
+      expect((await cli(["copy-to", url, "--data", mill])).code).toBe(0);
+
+      receiver = startRecorder(() => new Response(null, { status: 204 }), { port });
+      const moved = await spawnServe(tmp.dataPath);
+      try {
+        const health = await fetch(`${moved.url}/v1/health`, { headers: { "X-API-Key": readKey } });
+        expect(health.status).toBe(200);
+        const refused = await fetch(`${moved.url}/v1/prices/Maize`, { method: "PUT", headers: { "X-API-Key": readKey }, body: JSON.stringify({ price: 1 }) });
+        expect(refused.status).toBe(403);
+        // The first waits an hour by the file's schedule (the second, never tried, waits behind it): made due
+        // now on the database, both are sent by its server, in order.
+        const retry = await cli(["webhook", "retry", "--pending", "--webhook", webhookId, "--database", url]);
+        expect(retry.stdout).toBe("Made 1 delivery due now\n");
+        await eventually(() => receiver!.requests.length === 2, 15_000);
+        expect(receiver.requests.map((r) => r.json.new_price)).toEqual([233, 234]);
+        // Signed with the secret that moved with the webhook.
+        for (const r of receiver.requests) {
+          expect(r.headers["x-webhook-signature"]).toBe(independentHex(secret, r.bytes));
+        }
+        await eventually(async () => (await cli(["webhook", "list", "--json", "--database", url])).stdout.includes('"pending":0'), 15_000);
+        // An admin command's commit reaches the running server (through its notification), no restart.
+        const readKeyId = /Read key: +fbk_\w+ +\((key_\w+)/.exec(demo.stdout)![1]!;
+        expect((await cli(["key", "deactivate", readKeyId, "--database", url])).code).toBe(0);
+        await eventually(async () => (await fetch(`${moved.url}/v1/health`, { headers: { "X-API-Key": readKey } })).status === 401, 5_000);
+      } finally {
+        await moved.stop();
+      }
+    } finally {
+      await receiver?.stop();
       tmp.cleanup();
     }
   });

@@ -5,18 +5,19 @@
  */
 import type { SQL } from "bun";
 import { ADMIN_WRITES, type AdminStore, type PgAdminOps } from "../../admin/ops.ts";
-import { DataFileError } from "../db.ts";
+import { seedDemo } from "../../demo/pg-seed.ts";
+import * as changes from "./admin-changes.ts";
 import { openPostgres } from "./connect.ts";
+import * as costs from "./costs.ts";
 import * as deliveryAdmin from "./delivery-admin.ts";
+import * as formulas from "./formulas.ts";
+import * as imports from "./imports.ts";
+import * as ingredients from "./ingredients.ts";
 import * as keys from "./keys.ts";
+import * as priceHistory from "./price-history.ts";
 import { writeTransaction } from "./transaction.ts";
 import * as webhooks from "./webhooks.ts";
 import * as workspaces from "./workspaces.ts";
-
-// Until the PostgreSQL reads of ingredients, formulas and prices land: a one-line refusal.
-const notYet = (name: string) => async (): Promise<never> => {
-  throw new DataFileError(`${name} is not available on PostgreSQL in this build yet`);
-};
 
 const OPS: PgAdminOps = {
   listWorkspaces: workspaces.listWorkspaces,
@@ -40,18 +41,18 @@ const OPS: PgAdminOps = {
   retryDeliveries: deliveryAdmin.retryDeliveries,
   retryPending: deliveryAdmin.retryPending,
   retryFailed: deliveryAdmin.retryFailed,
-  listIngredientDetails: notYet("export ingredients"),
-  findIngredient: notYet("ingredient lookup"),
-  listFormulaDetails: notYet("export formulas"),
-  requireFormula: notYet("formula lookup"),
-  formulaCost: notYet("formula cost"),
-  costChanges: notYet("report cost-changes"),
-  priceHistory: notYet("price history"),
-  deleteFormula: notYet("formula delete"),
-  deleteIngredient: notYet("ingredient delete"),
-  importIngredients: notYet("import ingredients"),
-  importFormulas: notYet("import formulas"),
-  seedDemo: notYet("demo"),
+  listIngredientDetails: ingredients.listIngredientDetails,
+  findIngredient: ingredients.findIngredient,
+  listFormulaDetails: formulas.listFormulaDetails,
+  requireFormula: formulas.requireFormula,
+  formulaCost: costs.formulaCost,
+  costChanges: costs.costChanges,
+  priceHistory: priceHistory.priceHistory,
+  deleteFormula: changes.deleteFormula,
+  deleteIngredient: changes.deleteIngredient,
+  importIngredients: imports.importIngredients,
+  importFormulas: imports.importFormulas,
+  seedDemo,
 };
 
 /**

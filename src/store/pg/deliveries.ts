@@ -48,7 +48,7 @@ export async function webhooksWithDueDeliveries(sql: SQL, nowMs: number): Promis
  * `perWebhook` live claims per webhook in all, whichever instances hold them.
  * @example await claimDue(sql, "host:123:ab12", "wh_Zp8c1LmQ04sA", Date.now(), 4, 4)
  */
-export async function claimDue(sql: SQL, instance: string, webhookId: string, nowMs: number, free: number, perWebhook: number): Promise<DueDelivery[]> {
+export async function claimDue(sql: SQL, instance: string, webhookId: string, nowMs: number, free: number, perWebhook: number, leaseMs = LEASE_MS): Promise<DueDelivery[]> {
   const rows = (await sql`WITH live AS (
       SELECT count(*)::int AS n FROM deliveries WHERE webhook_id = ${webhookId} AND status = 'pending' AND claimed_until >= ${nowMs}::bigint
     ), picked AS (
@@ -60,7 +60,7 @@ export async function claimDue(sql: SQL, instance: string, webhookId: string, no
       LIMIT greatest(0, least(${free}::int, ${perWebhook}::int - (SELECT n FROM live)))
       FOR UPDATE OF d SKIP LOCKED
     ), claimed AS (
-      UPDATE deliveries d SET claimed_by = ${instance}, claimed_until = ${nowMs + LEASE_MS}::bigint
+      UPDATE deliveries d SET claimed_by = ${instance}, claimed_until = ${nowMs + leaseMs}::bigint
       FROM picked WHERE d.id = picked.id
       RETURNING d.id, d.webhook_id, d.event_id, d.attempts, d.next_attempt_at
     )

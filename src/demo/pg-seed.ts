@@ -1,0 +1,36 @@
+/**
+ * `feedbase demo` on PostgreSQL: the same demo as seed.ts, in one transaction on the database (ending
+ * with the notification running servers listen for). Only the store calls differ; what is written and
+ * how it is priced comes from seed.ts.
+ */
+import type { SQL } from "bun";
+import { writeFormulaImport, checkIngredientImport, writeIngredientImport } from "../store/pg/imports.ts";
+import { listIngredients, listPrices } from "../store/pg/ingredients.ts";
+import { createKey } from "../store/pg/keys.ts";
+import { pricesInEffect, recordPrice } from "../store/pg/price-history.ts";
+import { writeTransaction } from "../store/pg/transaction.ts";
+import { requireWorkspace } from "../store/pg/workspaces.ts";
+import { demoQuotes } from "./history.ts";
+import { DEMO_INGREDIENTS_CSV, DEMO_WORKSPACE, demoFormulas, demoKey, demoOptions, pricedOnItsDay, refuseHeld, type DemoWorkspace } from "./seed.ts";
+
+/**
+ * Fill the default workspace with the demo and issue a read key and a write key, in one transaction.
+ * @example const demo = await seedDemo(sql, isoTime(Date.now())); demo.readKey.key // "fbk_..."
+ */
+export async function seedDemo(sql: SQL, now: string): Promise<DemoWorkspace> {
+  const ws = await requireWorkspace(sql, DEMO_WORKSPACE);
+  return writeTransaction(sql, async (tx) => {
+    refuseHeld(ws.slug, (await listIngredients(tx, ws.id)).length);
+    const options = demoOptions(now);
+    const { added } = await writeIngredientImport(tx, ws.id, await checkIngredientImport(tx, ws.id, DEMO_INGREDIENTS_CSV, "csv", options), options);
+    for (const ingredient of await listPrices(tx, ws.id)) {
+      for (const quote of demoQuotes(ingredient, Date.parse(now))) await recordPrice(tx, ws.id, ingredient.name, { ...quote, source: "demo" });
+    }
+    const formulas = [];
+    for (const f of demoFormulas()) formulas.push(pricedOnItsDay(f, await pricesInEffect(tx, ws.id, f.formula.createdAt ?? now)));
+    const saved = await writeFormulaImport(tx, ws.id, formulas, options);
+    const readKey = await createKey(tx, demoKey(ws.id, false, now));
+    const writeKey = await createKey(tx, demoKey(ws.id, true, now));
+    return { ingredients: added, formulas: saved.length, readKey, writeKey };
+  });
+}

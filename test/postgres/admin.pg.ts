@@ -1,0 +1,115 @@
+/**
+ * PostgreSQL only (make test-postgres): every admin command answers on PostgreSQL exactly as on SQLite.
+ * One mill's file is copied into a database (copy-to, so both start identical), then the same command
+ * lines run against both and their output and exit codes are compared byte for byte: reads (exports,
+ * history, costs, reports, the solver, keys, webhooks, deliveries), writes and their refusals, and the
+ * state both are left in. Timestamps a command takes from the clock are the only thing masked.
+ */
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cli, tempDir, type CliResult } from "../helpers/harness.ts";
+import { databaseFor } from "../helpers/postgres.ts";
+
+/** ISO instants of today (the commands' own clock), masked; the demo's history and saved formulas are older. */
+const mask = (text: string, day: string) => text.replaceAll(new RegExp(`${day}T\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z`, "g"), "<now>");
+
+describe("admin commands on PostgreSQL", () => {
+  test("answer as on SQLite, reads and writes, refusals included, and leave the same data", async () => {
+    const tmp = tempDir();
+    const mill = join(tmp.dir, "mill.db");
+    const file = (name: string, text: string) => {
+      const path = join(tmp.dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+    try {
+      expect((await cli(["demo", "--data", mill])).code).toBe(0);
+      expect((await cli(["workspace", "create", "north-mill", "--data", mill])).code).toBe(0);
+      expect((await cli(["webhook", "add", "http://127.0.0.1:9/", "--events", "price.updated", "--data", mill])).code).toBe(0);
+      const url = databaseFor(tmp.dataPath)!;
+      expect((await cli(["copy-to", url, "--data", mill])).code).toBe(0);
+      const day = new Date().toISOString().slice(0, 10);
+      const both = async (...args: string[]): Promise<CliResult> => {
+        const lite = await cli([...args, "--data", mill]);
+        const pg = await cli([...args, "--database", url]);
+        expect({ args, code: pg.code, stdout: mask(pg.stdout, day), stderr: mask(pg.stderr, day) }).toEqual({
+          args,
+          code: lite.code,
+          stdout: mask(lite.stdout, day),
+          stderr: mask(lite.stderr, day),
+        });
+        return pg;
+      };
+      const reads = async () => {
+        for (const format of ["json", "csv"]) {
+          await both("export", "ingredients", "--format", format);
+          await both("export", "formulas", "--format", format);
+        }
+        await both("price", "history", "Soybean meal 48%");
+        await both("price", "history", "Maize", "--from", "2026-09-01T00:00:00Z", "--json");
+        await both("formula", "cost", "broiler-starter");
+        await both("formula", "cost", "layer-phase-1", "--at", "2026-10-01T00:00:00Z", "--json");
+        await both("report", "cost-changes");
+        await both("report", "cost-changes", "--since", "2026-10-01T00:00:00Z", "--json");
+        await both("report", "savings");
+        await both("formula", "optimize", "broiler-starter", "--include", "Wheat,Barley", "--price", "Soybean meal 48%=455");
+        await both("key", "list");
+        await both("workspace", "list", "--json");
+        await both("webhook", "list", "--json");
+        await both("webhook", "deliveries", "--json");
+      };
+      await reads();
+
+      // Writes and refusals: the same answers, and the same data afterwards.
+      const csv = file("prices.csv", "name,category,price,inStock,CP\nMaize,Cereals,231,true,8.5\nSorghum,Cereals,205,yes,8.8\n");
+      await both("import", "ingredients", csv);
+      expect((await both("import", "ingredients", csv, "--update")).stdout).toContain("(1 new, 1 updated)");
+      await both("import", "ingredients", file("bad.csv", "name,category,price,inStock\nRye,Cereals,x,true\n"));
+      await both("import", "ingredients", csv, "--workspace", "north-mill");
+      const formulas = file(
+        "f.json",
+        JSON.stringify([{ id: "mash", name: "Layer mash", species: "Poultry", subcategory: "Layer", batchSize: 1000, ingredients: [{ name: "Maize", percent: 60 }, { name: "Sorghum", percent: 40 }] }]),
+      );
+      await both("import", "formulas", formulas);
+      await both("import", "formulas", formulas);
+      await both("import", "formulas", formulas, "--replace");
+      await both("formula", "delete", "layer-phase-1");
+      await both("formula", "delete", "nope");
+      await both("ingredient", "delete", "Maize");
+      await both("ingredient", "delete", "Alfalfa meal 17%");
+      await both("ingredient", "delete", "Nothing");
+      await both("formula", "optimize", "broiler-starter", "--save-as", "Broiler starter (Nov)", "--id", "broiler-starter-nov");
+      await both("workspace", "create", "north-mill");
+      await both("webhook", "retry", "--pending");
+      await both("webhook", "retry", "--failed");
+      await both("webhook", "retry", "dlv_unknown");
+      await both("key", "grant-write", "key_unknown");
+      await reads();
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test("demo fills a new database as it fills a new file (only times and keys differ), and refuses a second time", async () => {
+    const tmp = tempDir();
+    const mill = join(tmp.dir, "mill.db");
+    try {
+      const url = databaseFor(tmp.dataPath)!;
+      const anyTime = (text: string) => text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, "<time>").replace(/fbk_\w+/g, "<key>").replace(/key_\w+/g, "<id>");
+      const lite = await cli(["demo", "--data", mill]);
+      const pg = await cli(["demo", "--database", url]);
+      expect(pg.code).toBe(0);
+      expect(anyTime(pg.stdout).replace(new URL(url).href.replace(/\/$/, ""), "<where>")).toBe(anyTime(lite.stdout).replace(mill, "<where>"));
+      for (const args of [["export", "ingredients"], ["export", "formulas"], ["price", "history", "Maize"], ["report", "cost-changes", "--json"]]) {
+        const onPg = await cli([...args, "--database", url]);
+        expect(anyTime(onPg.stdout)).toBe(anyTime((await cli([...args, "--data", mill])).stdout));
+      }
+      const again = await cli(["demo", "--database", url]);
+      expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 1, stderr: (await cli(["demo", "--data", mill])).stderr });
+      expect(again.stderr).toContain("the demo only fills an empty workspace");
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
