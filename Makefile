@@ -35,7 +35,7 @@ define need
   { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null; }; }
 endef
 
-.PHONY: run test test-postgres check build deb bench bench-compare bench-optimize bench-metrics soak clean test-tools deb-tools
+.PHONY: run test test-postgres check build deb bench bench-compare bench-optimize bench-metrics soak soak-postgres clean test-tools deb-tools
 
 run: $(EXE)
 	@mkdir -p $(dir $(DATA))
@@ -111,6 +111,12 @@ bench-metrics: $(DEPS) $(EXE)
 
 soak: $(DEPS) $(EXE)
 	$(BUN) test/soak/crash-cycles.ts
+
+# The same crash cycles on PostgreSQL: two instances behind haproxy, one killed per cycle.
+soak-postgres: $(DEPS) $(EXE)
+	$(call need,/usr/lib/postgresql/*/bin/initdb,postgresql)
+	$(call need,haproxy,haproxy)
+	test/postgres/cluster.sh $(BUN) test/soak/crash-cycles.ts
 
 $(DEPS): package.json bun.lock $(BUN)
 	$(BUN) install --frozen-lockfile

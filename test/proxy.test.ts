@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cli, eventually, ROOT, spawnServe, tempDir, type ServeProcess } from "./helpers/harness.ts";
+import { cli, eventually, freePorts, ROOT, spawnServe, tempDir, type ServeProcess } from "./helpers/harness.ts";
 
 /** The sample configuration with this test's addresses: the proxy's port and the two instances'. */
 function proxyConfig(front: number, a: string, b: string): string {
@@ -16,14 +16,6 @@ function proxyConfig(front: number, a: string, b: string): string {
     .replace("bind 127.0.0.1:8080", `bind 127.0.0.1:${front}`)
     .replace("server a 127.0.0.1:8081", `server a ${new URL(a).host}`)
     .replace("server b 127.0.0.1:8082", `server b ${new URL(b).host}`);
-}
-
-/** A port nobody listens on now (the kernel's choice for a socket we close at once). */
-function freePort(): number {
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = server.port!;
-  server.stop(true);
-  return port;
 }
 
 describe("two instances behind the sample HAProxy front", () => {
@@ -36,7 +28,7 @@ describe("two instances behind the sample HAProxy front", () => {
       instances.push(await spawnServe(tmp.dataPath), await spawnServe(tmp.dataPath));
       const created = await cli(["key", "create", "--write", "--rate-limit", "1000000", "--json", "--data", tmp.dataPath]);
       const key = (JSON.parse(created.stdout) as { key: string }).key;
-      const front = freePort();
+      const front = freePorts(1)[0]!;
       const config = join(tmp.dir, "haproxy.cfg");
       writeFileSync(config, proxyConfig(front, instances[0]!.url, instances[1]!.url));
       proxy = Bun.spawn(["haproxy", "-db", "-f", config], { stdout: "ignore", stderr: "pipe" });

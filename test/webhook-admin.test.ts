@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Database } from "bun:sqlite";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isoTime } from "../src/domain/time.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { listDeliveries } from "../src/store/deliveries.ts";
-import { listWebhooks } from "../src/store/webhooks.ts";
-import { createWorkspace, requireWorkspace } from "../src/store/workspaces.ts";
+import type { DeliveryListing } from "../src/store/deliveries.ts";
 import { cli, eventually, ROOT, startTestServer, tempDir, type CliResult, type TestServer } from "./helpers/harness.ts";
 import { gate, independentHex, independentStandard, startRecorder, type Recorder } from "./helpers/webhooks.ts";
 
 let t: TestServer;
-let db: Database;
 const tmp = tempDir();
 const recorders: Recorder[] = [];
 /** Output of every command except `add` and `rotate-secret`, which alone may print a secret. */
@@ -20,11 +14,9 @@ const secrets: string[] = [];
 
 beforeAll(async () => {
   t = await startTestServer({ webhooks: { retrySchedule: [0.05, 0.05, 0.05] } });
-  db = openDatabase(t.dataPath, { create: false });
 });
 afterAll(async () => {
   await Promise.all(recorders.map((r) => r.stop()));
-  db.close();
   await t.stop();
   tmp.cleanup();
 });
@@ -51,9 +43,9 @@ function recorder(...args: Parameters<typeof startRecorder>): Recorder {
 }
 
 let workspaces = 0;
-function workspace() {
+async function workspace() {
   const slug = `admin-${++workspaces}`;
-  createWorkspace(db, slug, slug, isoTime(Date.now()));
+  expect((await cli(["workspace", "create", slug, "--data", t.dataPath])).code).toBe(0);
   const key = t.key({ write: true, workspace: slug });
   return {
     slug,
@@ -67,12 +59,17 @@ const list = async (slug: string) => {
   expect(r.code).toBe(0);
   return r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
 };
-const deliveries = (webhookId: string) => listDeliveries(db, { webhookId, limit: 100 });
+/** A webhook's deliveries as `webhook deliveries --json` lists them. */
+const deliveries = async (webhookId: string): Promise<DeliveryListing[]> =>
+  (await cli(["webhook", "deliveries", "--webhook", webhookId, "--limit", "100", "--json", "--data", t.dataPath])).stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as DeliveryListing);
 const status = (code: number) => () => new Response(null, { status: code });
 
 describe("feedbase webhook add and list", () => {
   test("add generates a whsec_ secret and prints it once with the id; list shows status and counts, never a secret", async () => {
-    const ws = workspace();
+    const ws = await workspace();
     const r = recorder();
     const table = await feedbase(["add", r.url, "--workspace", ws.slug, "--events", "price.updated"]);
     expect(table.code).toBe(0);
@@ -96,7 +93,7 @@ describe("feedbase webhook add and list", () => {
   });
 
   test("a secret comes from --secret-file (trailing newline dropped) or FEEDBASE_WEBHOOK_SECRET", async () => {
-    const ws = workspace();
+    const ws = await workspace();
     const fromFile = recorder();
     const fromEnv = recorder();
     const file = join(tmp.dir, "erp.secret");
@@ -144,7 +141,7 @@ describe("feedbase webhook add and list", () => {
 
 describe("feedbase webhook disable, enable, rotate-secret, remove", () => {
   test("disable holds pending deliveries and makes no new ones; enable resumes them", async () => {
-    const ws = workspace();
+    const ws = await workspace();
     const hold = gate();
     const held = recorder(async (_, i) => {
       if (i === 0) {
@@ -161,29 +158,29 @@ describe("feedbase webhook disable, enable, rotate-secret, remove", () => {
 
     expect((await feedbase(["disable", h.id])).stdout).toBe(`Disabled ${h.id}\n`);
     hold.open(); // the attempt in flight fails with 500 after the webhook was disabled
-    await eventually(() => deliveries(h.id)[0]?.attempts === 1);
+    await eventually(async () => (await deliveries(h.id))[0]?.attempts === 1);
     const [row] = (await list(ws.slug)).filter((w) => w.id === h.id);
     expect(row).toMatchObject({ status: "disabled", pending: 1, failed: 0 });
     expect(row.disabledReason).toMatch(/^disabled by an admin at /);
     expect((await feedbase(["list", "--workspace", ws.slug])).stdout).toContain("disabled (disabled by an admin at ");
 
     // Its retry fell due; the loop delivered a later event to the other webhook and still left it alone.
-    const due = Date.parse(deliveries(h.id)[0]!.nextAttemptAt!);
+    const due = Date.parse((await deliveries(h.id))[0]!.nextAttemptAt!);
     await eventually(() => Date.now() > due);
     await ws.put("Barley", 171);
     await eventually(() => other.requests.length === 2);
-    expect(deliveries(h.id)).toHaveLength(1); // no delivery for the event made while disabled
-    expect(deliveries(h.id)[0]).toMatchObject({ status: "pending", attempts: 1 });
+    expect(await deliveries(h.id)).toHaveLength(1); // no delivery for the event made while disabled
+    expect((await deliveries(h.id))[0]).toMatchObject({ status: "pending", attempts: 1 });
     expect(held.requests).toHaveLength(1);
 
     expect((await feedbase(["enable", h.id])).stdout).toBe(`Enabled ${h.id} (1 pending delivery resumes)\n`);
-    await eventually(() => deliveries(h.id)[0]?.status === "delivered");
+    await eventually(async () => (await deliveries(h.id))[0]?.status === "delivered");
     expect(held.requests.map((q) => q.json.ingredient)).toEqual(["Barley", "Barley"]);
-    expect(listWebhooks(db).find((w) => w.id === h.id)).toMatchObject({ status: "enabled", disabledReason: null, pending: 0 });
+    expect((await list(ws.slug)).find((w) => w.id === h.id)).toMatchObject({ status: "enabled", disabledReason: null, pending: 0 });
   });
 
   test("rotate-secret prints a new secret and every later attempt, a pending retry included, is signed with it", async () => {
-    const ws = workspace();
+    const ws = await workspace();
     const hold = gate();
     const r = recorder(async (_, i) => {
       if (i > 0) return new Response(null, { status: 204 });
@@ -201,7 +198,7 @@ describe("feedbase webhook disable, enable, rotate-secret, remove", () => {
     expect(secret).not.toBe(h.secret);
     hold.open();
 
-    await eventually(() => deliveries(h.id)[0]?.status === "delivered");
+    await eventually(async () => (await deliveries(h.id))[0]?.status === "delivered");
     const [first, retry] = r.requests;
     expect(first!.headers["x-webhook-signature"]).toBe(independentHex(h.secret, first!.bytes));
     expect(retry!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]!);
@@ -214,18 +211,18 @@ describe("feedbase webhook disable, enable, rotate-secret, remove", () => {
   });
 
   test("remove cancels pending deliveries and the webhook is gone; unknown ids exit 1", async () => {
-    const ws = workspace();
+    const ws = await workspace();
     const r = recorder(status(410)); // disables it, leaving its delivery pending
     const h = await add(r.url, "--workspace", ws.slug);
     await ws.post({ name: "Oats", price: 150 });
-    await eventually(() => deliveries(h.id)[0]?.attempts === 1);
+    await eventually(async () => (await deliveries(h.id))[0]?.attempts === 1);
     const [row] = await list(ws.slug);
     expect(row).toMatchObject({ id: h.id, status: "disabled", pending: 1 });
     expect(row.disabledReason).toContain("410");
 
     expect((await feedbase(["remove", h.id])).stdout).toBe(`Removed ${h.id} (1 pending delivery cancelled)\n`);
     expect(await list(ws.slug)).toEqual([]);
-    expect(deliveries(h.id)).toEqual([]);
+    expect(await deliveries(h.id)).toEqual([]);
     for (const gone of await Promise.all(["remove", "enable", "disable", "rotate-secret"].map((command) => feedbase([command, h.id])))) {
       expect(gone.code).toBe(1);
       expect(gone.stderr).toBe(`error: No webhook with id ${h.id} (see feedbase webhook list)\n`);
@@ -235,12 +232,12 @@ describe("feedbase webhook disable, enable, rotate-secret, remove", () => {
 
 describe("feedbase webhook deliveries and retry", () => {
   test("deliveries shows attempts, last status code and error; retry re-queues failed and delivered ones", async () => {
-    const ws = workspace();
+    const ws = await workspace();
     const r = recorder(status(500));
     const h = await add(r.url, "--workspace", ws.slug);
     await ws.post({ name: "Rye", price: 140 });
     await ws.post({ name: "Triticale", price: 145 });
-    await eventually(() => deliveries(h.id).every((d) => d.status === "failed") && deliveries(h.id).length === 2);
+    await eventually(async () => (await deliveries(h.id)).every((d) => d.status === "failed") && (await deliveries(h.id)).length === 2);
 
     const failed = (await feedbase(["deliveries", "--webhook", h.id, "--status", "failed", "--json"])).stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
     expect(failed).toHaveLength(2);
@@ -250,18 +247,18 @@ describe("feedbase webhook deliveries and retry", () => {
     expect(table.stdout.split("\n")[0]).toMatch(/^ID +WEBHOOK +EVENT +INGREDIENT +STATUS +ATTEMPTS +LAST +ERROR +NEXT ATTEMPT +CREATED$/);
     expect(table.stdout).toContain(`${failed[0].id}  ${h.id}  ingredient.added  Triticale   failed  4         500   HTTP 500 Internal Server Error`);
     expect(table.stdout.trim().split("\n")).toHaveLength(2);
-    expect(listWebhooks(db, requireWorkspace(db, ws.slug).id)[0]).toMatchObject({ pending: 0, failed: 2 });
+    expect((await list(ws.slug))[0]).toMatchObject({ pending: 0, failed: 2 });
 
     // One by id: a fresh schedule, picked up by the running server.
     r.answer(status(204));
     const one = failed[1].id;
     expect((await feedbase(["retry", one])).stdout).toBe("Re-queued 1 delivery\n");
-    await eventually(() => deliveries(h.id).find((d) => d.id === one)?.status === "delivered");
-    expect(deliveries(h.id).find((d) => d.id === one)).toMatchObject({ attempts: 1, lastStatus: 204, lastError: null });
+    await eventually(async () => (await deliveries(h.id)).find((d) => d.id === one)?.status === "delivered");
+    expect((await deliveries(h.id)).find((d) => d.id === one)).toMatchObject({ attempts: 1, lastStatus: 204, lastError: null });
 
     // All failed ones.
     expect((await feedbase(["retry", "--failed", "--webhook", h.id])).stdout).toBe("Re-queued 1 delivery\n");
-    await eventually(() => deliveries(h.id).every((d) => d.status === "delivered"));
+    await eventually(async () => (await deliveries(h.id)).every((d) => d.status === "delivered"));
     const bodies = r.requests.map((q) => q.text);
     expect(bodies.slice(-2).map((b) => JSON.parse(b).ingredient).sort()).toEqual(["Rye", "Triticale"]);
 
@@ -272,19 +269,19 @@ describe("feedbase webhook deliveries and retry", () => {
     expect(r.requests.at(-1)!.headers["webhook-id"]).toBe(one);
     expect(r.requests.at(-1)!.text).toBe(bodies[r.requests.findIndex((q) => q.headers["webhook-id"] === one)]!);
     // The receiver has it; its outcome is written just after.
-    await eventually(() => deliveries(h.id).find((d) => d.id === one)?.status === "delivered");
+    await eventually(async () => (await deliveries(h.id)).find((d) => d.id === one)?.status === "delivered");
 
     // An unknown id refuses the whole request (all or nothing); pending ones: test/webhook-tools.test.ts.
     const unknown = await feedbase(["retry", one, "dlv_nope"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("dlv_nope");
-    expect(deliveries(h.id).find((d) => d.id === one)!.status).toBe("delivered");
+    expect((await deliveries(h.id)).find((d) => d.id === one)!.status).toBe("delivered");
   });
 });
 
 describe("feedbase receive", () => {
   test("prints a verified delivery readably and answers 401 to a bad signature", async () => {
-    const ws = workspace();
+    const ws = await workspace();
     const file = join(tmp.dir, "receive.secret");
     writeFileSync(file, "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYX\n");
     const proc = Bun.spawn([process.execPath, join(ROOT, "cli", "main.ts"), "receive", "--secret-file", file, "--port", "0"], {
@@ -305,7 +302,7 @@ describe("feedbase receive", () => {
       const h = await add(url + "hooks/feedbase", "--workspace", ws.slug, "--secret-file", file);
       await ws.post({ name: "Soybean meal 48%", category: "Protein meals", price: 455 });
       await ws.put("Soybean meal 48%", 462.5);
-      await eventually(() => deliveries(h.id).every((d) => d.status === "delivered") && deliveries(h.id).length === 2);
+      await eventually(async () => (await deliveries(h.id)).every((d) => d.status === "delivered") && (await deliveries(h.id)).length === 2);
       const lines = out.trim().split("\n").slice(1);
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatch(/^\S+Z ingredient\.added dlv_\S+  Soybean meal 48% \(Protein meals\) 455 \(signatures ok\)$/);

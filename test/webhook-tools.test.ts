@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Database } from "bun:sqlite";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isoTime } from "../src/domain/time.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { listDeliveries } from "../src/store/deliveries.ts";
-import { createWorkspace } from "../src/store/workspaces.ts";
+import type { DeliveryListing } from "../src/store/deliveries.ts";
 import { cli, eventually, ROOT, startTestServer, type CliResult, type TestServer } from "./helpers/harness.ts";
 import { independentHex, independentStandard, startRecorder, type Recorder } from "./helpers/webhooks.ts";
 
@@ -15,7 +11,6 @@ setDefaultTimeout(60_000);
 
 let fast: TestServer; // retries after 50 ms: attempts pile up quickly
 let slow: TestServer; // retries after an hour: deliveries wait on their backoff
-const dbs: Database[] = [];
 const recorders: Recorder[] = [];
 
 beforeAll(async () => {
@@ -24,7 +19,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(recorders.map((r) => r.stop()));
-  for (const db of dbs) db.close();
   await fast.stop();
   await slow.stop();
 });
@@ -45,24 +39,26 @@ async function add(t: TestServer, url: string, ...args: string[]): Promise<{ id:
 }
 
 let workspaces = 0;
-/** A workspace of its own on server `t`, with a write key. */
-function workspace(t: TestServer) {
-  const db = openDatabase(t.dataPath, { create: false });
-  dbs.push(db);
+/** A workspace of its own on server `t`, with a write key; its deliveries as `webhook deliveries --json` lists them. */
+async function workspace(t: TestServer) {
   const slug = `tools-${++workspaces}`;
-  createWorkspace(db, slug, slug, isoTime(Date.now()));
+  expect((await cli(["workspace", "create", slug, "--data", t.dataPath])).code).toBe(0);
   const key = t.key({ write: true, workspace: slug });
   return {
     slug,
     post: (name: string, price: number) => t.request("POST", "/v1/ingredients", { key, body: { name, price } }),
     put: (name: string, price: number) => t.request("PUT", `/v1/prices/${encodeURIComponent(name)}`, { key, body: { price } }),
-    deliveries: (webhookId: string) => listDeliveries(db, { webhookId, limit: 100 }),
+    deliveries: async (webhookId: string): Promise<DeliveryListing[]> =>
+      (await feedbase(t, ["deliveries", "--webhook", webhookId, "--limit", "100", "--json"])).stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as DeliveryListing),
   };
 }
 
 describe("webhook ping", () => {
   test("sends a signed ping at once and prints status, time and the start of the body", async () => {
-    const ws = workspace(fast);
+    const ws = await workspace(fast);
     const r = recorder(() => new Response("pong from the ERP\n" + "x".repeat(5000), { status: 200 }));
     const hook = await add(fast, r.url, "--workspace", ws.slug, "--events", "price.updated");
     const out = await feedbase(fast, ["ping", hook.id]);
@@ -80,11 +76,11 @@ describe("webhook ping", () => {
     expect(req.headers["webhook-signature"]).toBe(independentStandard(hook.secret, req.headers["webhook-id"]!, req.headers["webhook-timestamp"]!, req.bytes));
     expect(req.json).toEqual({ webhook: hook.id, timestamp: expect.stringMatching(/Z$/) });
     // A ping is not a delivery: nothing to retry, nothing in the list.
-    expect(ws.deliveries(hook.id)).toEqual([]);
+    expect(await ws.deliveries(hook.id)).toEqual([]);
   });
 
   test("a receiver that refuses: exit 1 with the status; --json has the fields", async () => {
-    const ws = workspace(fast);
+    const ws = await workspace(fast);
     const r = recorder(() => new Response('{"error":"bad signature"}', { status: 401 }));
     const hook = await add(fast, r.url, "--workspace", ws.slug);
     const out = await feedbase(fast, ["ping", hook.id, "--json"]);
@@ -95,7 +91,7 @@ describe("webhook ping", () => {
   });
 
   test("no receiver at all: exit 1 naming the error; an unknown webhook: exit 1", async () => {
-    const ws = workspace(fast);
+    const ws = await workspace(fast);
     const gone = recorder();
     const url = gone.url;
     await gone.stop();
@@ -109,7 +105,7 @@ describe("webhook ping", () => {
   });
 
   test("webhook add --ping pings right after registering", async () => {
-    const ws = workspace(fast);
+    const ws = await workspace(fast);
     const r = recorder();
     const hook = await add(fast, r.url, "--workspace", ws.slug, "--ping");
     expect(hook.ping).toMatchObject({ status: 204, error: null, id: r.requests[0]!.headers["webhook-id"] });
@@ -122,12 +118,12 @@ describe("webhook ping", () => {
 
 describe("every attempt is kept", () => {
   test("deliveries show lists each attempt with time, status or error and ms; a retry keeps the earlier ones", async () => {
-    const ws = workspace(fast);
+    const ws = await workspace(fast);
     const r = recorder((_req, i) => (i < 2 ? new Response("busy", { status: 503 - i * 3 }) : new Response(null, { status: 204 })));
     const hook = await add(fast, r.url, "--workspace", ws.slug);
     await ws.post("Rye", 140);
-    await eventually(() => ws.deliveries(hook.id)[0]?.status === "delivered");
-    const id = ws.deliveries(hook.id)[0]!.id;
+    await eventually(async () => (await ws.deliveries(hook.id))[0]?.status === "delivered");
+    const id = (await ws.deliveries(hook.id))[0]!.id;
 
     const shown = JSON.parse((await feedbase(fast, ["deliveries", "show", id, "--json"])).stdout);
     expect(shown).toMatchObject({ id, webhookId: hook.id, event: "ingredient.added", ingredient: "Rye", status: "delivered", attempts: 3 });
@@ -144,7 +140,7 @@ describe("every attempt is kept", () => {
     // An admin retry starts a fresh schedule; the history goes on.
     r.answer(() => new Response(null, { status: 500 }));
     expect((await feedbase(fast, ["retry", id])).code).toBe(0);
-    await eventually(() => ws.deliveries(hook.id)[0]?.status === "failed");
+    await eventually(async () => (await ws.deliveries(hook.id))[0]?.status === "failed");
     const after = JSON.parse((await feedbase(fast, ["deliveries", "show", id, "--json"])).stdout);
     expect(after.attempts).toBe(4);
     expect(after.attemptHistory.map((a: { number: number; status: number }) => [a.number, a.status])).toEqual([
@@ -169,7 +165,7 @@ describe("every attempt is kept", () => {
 describe("retry now", () => {
   /** A webhook whose receiver failed once, so its deliveries wait an hour; then the receiver comes back. */
   async function waitingOnBackoff(names: string[]) {
-    const ws = workspace(slow);
+    const ws = await workspace(slow);
     const r = recorder(() => new Response(null, { status: 500 }));
     const hook = await add(slow, r.url, "--workspace", ws.slug);
     for (const name of names) {
@@ -179,7 +175,7 @@ describe("retry now", () => {
     }
     // Each ingredient's first event was tried once and now waits; its later ones wait behind it.
     await eventually(() => r.requests.length === names.length);
-    await eventually(() => ws.deliveries(hook.id).filter((d) => d.attempts === 1).length === names.length);
+    await eventually(async () => (await ws.deliveries(hook.id)).filter((d) => d.attempts === 1).length === names.length);
     r.answer(() => new Response(null, { status: 204 }));
     return { ws, r, hook };
   }
@@ -188,17 +184,17 @@ describe("retry now", () => {
   test("retry <id> of a pending delivery makes it due now, the earlier ones of its ingredient first", async () => {
     const { ws, r, hook } = await waitingOnBackoff(["Oats", "Millet"]);
     // Newest first: Oats' last price change, which waits behind the ingredient.added on its backoff.
-    const last = ws.deliveries(hook.id).find((d) => d.ingredient === "Oats")!;
+    const last = (await ws.deliveries(hook.id)).find((d) => d.ingredient === "Oats")!;
     expect(last).toMatchObject({ event: "price.updated", attempts: 0, status: "pending" });
     const out = await feedbase(slow, ["retry", last.id]);
     expect(out.stdout).toBe("Made 1 delivery due now (pending; earlier ones for the same ingredient go first)\n");
-    await eventually(() => ws.deliveries(hook.id).filter((d) => d.ingredient === "Oats").every((d) => d.status === "delivered"), 10_000);
+    await eventually(async () => (await ws.deliveries(hook.id)).filter((d) => d.ingredient === "Oats").every((d) => d.status === "delivered"), 10_000);
     expect(sent(r, "Oats")).toEqual(["ingredient.added 100", "ingredient.added 100", "price.updated 101", "price.updated 102"]);
     // The first one kept its attempt count: this was its second attempt.
-    const first = ws.deliveries(hook.id).find((d) => d.ingredient === "Oats" && d.event === "ingredient.added")!;
+    const first = (await ws.deliveries(hook.id)).find((d) => d.ingredient === "Oats" && d.event === "ingredient.added")!;
     expect(first.attempts).toBe(2);
     // Millet was not asked for: it still waits on its backoff.
-    expect(ws.deliveries(hook.id).filter((d) => d.ingredient === "Millet").every((d) => d.status === "pending")).toBe(true);
+    expect((await ws.deliveries(hook.id)).filter((d) => d.ingredient === "Millet").every((d) => d.status === "pending")).toBe(true);
   });
 
   test("retry --pending --webhook makes all its waiting deliveries due now, in order per ingredient", async () => {
@@ -206,7 +202,7 @@ describe("retry now", () => {
     const out = await feedbase(slow, ["retry", "--pending", "--webhook", hook.id]);
     // The two first events waited on their backoff; the later ones were due and only waited behind them.
     expect(out.stdout).toBe("Made 2 deliveries due now\n");
-    await eventually(() => ws.deliveries(hook.id).every((d) => d.status === "delivered"), 10_000);
+    await eventually(async () => (await ws.deliveries(hook.id)).every((d) => d.status === "delivered"), 10_000);
     for (const name of ["Spelt", "Sorghum"]) expect(sent(r, name)).toEqual(["ingredient.added 100", "ingredient.added 100", "price.updated 101", "price.updated 102"]);
   });
 
@@ -266,13 +262,16 @@ describe("feedbase receive", () => {
       const receiver = await receive(["--secret-file", oldFile, "--secret-file", newFile, "--print", "ALL", "--save-dir", saved]);
       try {
         expect(receiver.output.out).toContain("2 secrets");
-        const ws = workspace(fast);
+        const ws = await workspace(fast);
         const hook = await add(fast, receiver.url, "--workspace", ws.slug, "--secret-file", oldFile);
         await ws.post("Teff", 300);
-        await eventually(() => ws.deliveries(hook.id)[0]?.status === "delivered");
+        await eventually(async () => (await ws.deliveries(hook.id))[0]?.status === "delivered");
         expect((await feedbase(fast, ["rotate-secret", hook.id, "--secret-file", newFile])).code).toBe(0);
         await ws.put("Teff", 310);
-        await eventually(() => ws.deliveries(hook.id).every((d) => d.status === "delivered") && ws.deliveries(hook.id).length === 2);
+        await eventually(async () => {
+          const all = await ws.deliveries(hook.id);
+          return all.length === 2 && all.every((d) => d.status === "delivered");
+        });
         expect((await feedbase(fast, ["ping", hook.id])).code).toBe(0);
         // One signed with neither secret.
         const forged = await fetch(receiver.url, {
@@ -311,7 +310,7 @@ describe("feedbase receive", () => {
   });
 
   test("FEEDBASE_WEBHOOK_SECRET may hold several secrets, comma-separated", async () => {
-    const ws = workspace(fast);
+    const ws = await workspace(fast);
     const receiver = await receive([], { FEEDBASE_WEBHOOK_SECRET: "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYX, correct horse battery staple" });
     try {
       const hook = JSON.parse(

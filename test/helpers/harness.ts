@@ -32,6 +32,18 @@ export function tempDir(): { dir: string; dataPath: string; cleanup(): void } {
   return { dir, dataPath, cleanup };
 }
 
+/**
+ * `n` different ports nobody listens on now: the kernel's choices for sockets held open together (one
+ * at a time, it may hand out the same port twice) and then closed.
+ * @example const [a, b] = freePorts(2)
+ */
+export function freePorts(n: number): number[] {
+  const servers = Array.from({ length: n }, () => Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() }));
+  const ports = servers.map((server) => server.port!);
+  for (const server of servers) server.stop(true);
+  return ports;
+}
+
 /** A clock tests move by hand, so nothing waits on real time. */
 export class TestClock {
   constructor(public ms = Date.parse("2026-11-21T12:00:00.000Z")) {}

@@ -3,7 +3,8 @@
  * Writes through both reach a real receiver, every event, in order per ingredient; a key deactivated
  * through the CLI is refused by both within a second; a key's limit holds across both within the bound
  * of docs/decisions.md#rate-limiting; a SIGKILLed instance's claimed delivery is sent by the other once
- * its lease ends (shortened for the test by FEEDBASE_TEST_LEASE_MS).
+ * its lease ends (shortened for the test by FEEDBASE_TEST_LEASE_MS); at most 4 attempts per webhook are in
+ * flight across both.
  */
 import { describe, expect, test } from "bun:test";
 import { cli, eventually, spawnServe, tempDir, type ServeProcess } from "../helpers/harness.ts";
@@ -120,6 +121,34 @@ describe("two instances on one PostgreSQL database", () => {
       await s.stop();
     }
   }, 60_000);
+
+  test("at most 4 attempts in flight per webhook, across both instances", async () => {
+    const gate = { open: false };
+    const receiver = startRecorder(async () => {
+      while (!gate.open) await Bun.sleep(20);
+      return new Response(null, { status: 204 });
+    });
+    const s = await twoInstances({ receiver });
+    try {
+      // Eight more ingredients: eight deliveries with no order between them, so only the cap holds them back.
+      const names = Array.from({ length: 8 }, (_, i) => `Cap ${i}`);
+      for (const name of names) expect((await s.call(s.instances[1]!, "POST", "/v1/ingredients", { name, category: "Cereals", price: 1 })).status).toBe(201);
+      let most = 0;
+      const watch = setInterval(() => (most = Math.max(most, receiver.open())), 5);
+      await eventually(() => receiver.open() === 4, 15_000);
+      // Proving that nothing more is sent takes real time: both loops run at least once a second, and
+      // without the cap across instances the second would claim four more (eight in flight).
+      await Bun.sleep(1_500);
+      clearInterval(watch);
+      expect({ most, open: receiver.open(), sent: receiver.requests.length }).toEqual({ most: 4, open: 4, sent: 4 });
+      gate.open = true;
+      await eventually(() => new Set(receiver.requests.map((r) => r.json.ingredient)).size === names.length, 20_000);
+    } finally {
+      gate.open = true;
+      await s.stop();
+      await receiver.stop();
+    }
+  }, 90_000);
 
   test("an instance killed mid-delivery: the other sends what it had claimed once the lease ends", async () => {
     let hold = true;

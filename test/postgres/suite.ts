@@ -7,6 +7,12 @@
 
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
 export const BACKEND_NEUTRAL: readonly string[] = [
+  "test/proxy.test.ts",
+  "test/cli-keys.test.ts",
+  "test/fault-endless-body.test.ts",
+  "test/import-large.test.ts",
+  "test/webhook-tools.test.ts",
+  "test/webhook-admin.test.ts",
   "test/bad-input.test.ts",
   "test/etag.test.ts",
   "test/fault-busy-port.test.ts",
@@ -16,10 +22,6 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/openapi.test.ts",
   "test/rate-limit.test.ts",
   "test/tls.test.ts",
-  "test/proxy.test.ts",
-  "test/cli-keys.test.ts",
-  "test/fault-endless-body.test.ts",
-  "test/import-large.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -69,10 +71,8 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
   "test/reliability-isolation.test.ts": "seeds workspaces and checks events straight in the SQLite file",
   "test/reliability-outage.test.ts": "reads deliveries straight from the SQLite file",
-  "test/webhook-admin.test.ts": "seeds and checks deliveries straight in the SQLite file",
   "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
   "test/webhook-delivery.test.ts": "seeds events and reads deliveries straight in the SQLite file",
-  "test/webhook-tools.test.ts": "seeds deliveries straight into the SQLite file",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
