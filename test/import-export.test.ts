@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../src/store/db.ts";
-import { listEvents } from "../src/store/events.ts";
-import { findFormula } from "../src/store/formulas.ts";
-import { findIngredient, type IngredientDetail } from "../src/store/ingredients.ts";
-import { createWorkspace } from "../src/store/workspaces.ts";
+import type { IngredientDetail } from "../src/store/ingredients.ts";
 import { cli, startTestServer, tempDir, type TestServer } from "./helpers/harness.ts";
+import { databaseFor } from "./helpers/postgres.ts";
+import { readStore, rowCount } from "./helpers/store.ts";
 
 // Several CLI subprocesses per test: on a loaded 2-core machine each can take a second.
 setDefaultTimeout(60_000);
@@ -21,29 +20,17 @@ function file(name: string, content: string | Uint8Array): string {
   writeFileSync(path, content);
   return path;
 }
-/** A new, empty data file (only serve and demo create one from the CLI). */
-function newDataFile(name: string): string {
-  const path = join(tmp.dir, name);
-  openDatabase(path, { create: true }).close();
-  return path;
+/** A new, empty data file (only serve and demo create one from the CLI), or the database standing for one. */
+const extraData: ReturnType<typeof tempDir>[] = [];
+function newDataFile(): string {
+  const data = tempDir();
+  extraData.push(data);
+  if (databaseFor(data.dataPath) === undefined) openDatabase(data.dataPath, { create: true }).close();
+  return data.dataPath;
 }
 const fb = (data: string, ...args: string[]) => cli([...args, "--data", data]);
-const ingredientOf = (data: string, name: string, workspaceId = 1) => {
-  const db = openDatabase(data, { create: false });
-  try {
-    return findIngredient(db, workspaceId, name);
-  } finally {
-    db.close();
-  }
-};
-const eventCount = (data: string) => {
-  const db = openDatabase(data, { create: false });
-  try {
-    return listEvents(db, 1).length;
-  } finally {
-    db.close();
-  }
-};
+const ingredientOf = (data: string, name: string, workspaceId = 1) => readStore(data, (s) => s.findIngredient(workspaceId, name));
+const eventCount = (data: string) => rowCount(data, "events");
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -52,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.stop();
   tmp.cleanup();
+  for (const data of extraData) data.cleanup();
 });
 
 describe("feedbase import ingredients (CSV)", () => {
@@ -69,7 +57,7 @@ describe("feedbase import ingredients (CSV)", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Imported 6 ingredients into workspace default (6 new, 0 updated)\n");
-    expect(eventCount(t.dataPath)).toBe(0);
+    expect(await eventCount(t.dataPath)).toBe(0);
 
     const detail = async (name: string) => (await (await t.request("GET", `/v1/ingredients/${encodeURIComponent(name)}`, { key: read })).json()).data;
     expect(await detail('Soybean meal, "48%" hipro')).toMatchObject({ category: "Protein meals", price: 462.5, inStock: true, nutrients: { CP: 48.5, Lys: 2.96, ME_poultry: 2440 } });
@@ -94,7 +82,7 @@ describe("feedbase import ingredients (CSV)", () => {
   });
 
   test("an existing name is refused without --update; with it the row replaces category, price, inStock and every nutrient", async () => {
-    const data = newDataFile("update.db");
+    const data = newDataFile();
     expect((await fb(data, "import", "ingredients", file("u1.json", JSON.stringify([
       { name: "Maize", category: "Grain", price: 200, inStock: false, nutrients: { CP: 8, Starch: 62 }, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
     ])))).code).toBe(0);
@@ -102,27 +90,26 @@ describe("feedbase import ingredients (CSV)", () => {
     const refused = await fb(data, "import", "ingredients", update);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`error: ${update}: line 2: Ingredient already exists: Maize (use --update to replace it); nothing was imported\n`);
-    expect(ingredientOf(data, "Sorghum")).toBeNull();
+    expect(await ingredientOf(data, "Sorghum")).toBeNull();
 
     const r = await fb(data, "import", "ingredients", update, "--update");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Imported 2 ingredients into workspace default (1 new, 1 updated)\n");
-    const maize = ingredientOf(data, "Maize")!;
+    const maize = (await ingredientOf(data, "Maize"))!;
     expect(maize).toMatchObject({ category: "Cereals", price: 228, inStock: true, nutrients: { CP: 8.5, Lys: 0.26 }, createdAt: "2026-01-01T00:00:00.000Z" });
     expect(maize.updatedAt > "2026-01-01T00:00:00.000Z").toBe(true);
-    expect(ingredientOf(data, "Sorghum")).toMatchObject({ price: 205, nutrients: { CP: 8.8 } });
-    expect(eventCount(data)).toBe(0);
+    expect(await ingredientOf(data, "Sorghum")).toMatchObject({ price: 205, nutrients: { CP: 8.8 } });
+    expect(await eventCount(data)).toBe(0);
   });
 
   test("--workspace imports into that workspace only", async () => {
-    const data = newDataFile("ws.db");
-    const db = openDatabase(data, { create: false });
-    const other = createWorkspace(db, "north-mill", "North mill", new Date().toISOString()).id;
-    db.close();
+    const data = newDataFile();
+    expect((await fb(data, "workspace", "create", "north-mill", "--name", "North mill")).code).toBe(0);
+    const other = (await readStore(data, (s) => s.requireWorkspace("north-mill"))).id;
     const r = await fb(data, "import", "ingredients", file("ws.csv", "name,category,price,inStock\nMaize,Cereals,228,true\n"), "--workspace", "north-mill");
     expect(r.code).toBe(0);
-    expect(ingredientOf(data, "Maize", other)).not.toBeNull();
-    expect(ingredientOf(data, "Maize", 1)).toBeNull();
+    expect(await ingredientOf(data, "Maize", other)).not.toBeNull();
+    expect(await ingredientOf(data, "Maize", 1)).toBeNull();
   });
 
   test("an unreadable, non-UTF-8 or missing file is refused; so is a missing data file", async () => {
@@ -144,7 +131,7 @@ describe("feedbase import ingredients (CSV)", () => {
 describe("round trips: export, import into a new data file, export again — byte-identical", () => {
   let source: string;
   beforeAll(async () => {
-    source = newDataFile("source.db");
+    source = newDataFile();
     const ingredients: IngredientDetail[] = [
       { name: "Soybean meal, \"48%\"", category: "Protein meals", price: 462.5, inStock: true, nutrients: { ME_poultry: 2440, CP: 48.5, Lys: 2.96 }, createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-02-03T04:05:06.789Z" },
       { name: "=SUM(A1)", category: "Odd names", price: 0.001, inStock: false, nutrients: { toString: 1, constructor: 2, "x y": 0.00001 }, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
@@ -166,7 +153,7 @@ describe("round trips: export, import into a new data file, export again — byt
   const roundTrip = async (what: string, format: string, imports: (target: string, exported: string) => Promise<void>) => {
     const first = await fb(source, "export", what, "--format", format);
     expect(first.code).toBe(0);
-    const target = newDataFile(`${what}-${format}.db`);
+    const target = newDataFile();
     await imports(target, first.stdout);
     const second = await fb(target, "export", what, "--format", format);
     expect(second.code).toBe(0);
@@ -238,7 +225,7 @@ describe("round trips: export, import into a new data file, export again — byt
 
 describe("feedbase import formulas", () => {
   test("prints what it imported, warns of unmet constraints, --replace overwrites", async () => {
-    const data = newDataFile("formulas.db");
+    const data = newDataFile();
     expect((await fb(data, "import", "ingredients", file("f-ing.csv", "name,category,price,inStock,CP\nMaize,Cereals,228,true,8.5\nSoybean meal 48%,Protein meals,462.5,true,48.5\n"))).code).toBe(0);
     const formula = (cpMin: number, maize: number) => [{ id: "starter", name: "Starter", species: "Poultry", subcategory: "Broiler starter", batchSize: 1000,
       ingredients: [{ name: "Maize", percent: maize }, { name: "Soybean meal 48%", percent: 100 - maize }],
@@ -262,7 +249,7 @@ describe("feedbase import formulas", () => {
   });
 
   test("a composition that misses a ratio limit is saved with a warning; the detail reports its ratios", async () => {
-    const data = newDataFile("ratios.db");
+    const data = newDataFile();
     expect((await fb(data, "import", "ingredients", file("r-ing.csv", "name,category,price,inStock,Ca,avP\nLimestone,Minerals,60,true,38,\nDicalcium phosphate,Minerals,700,true,22,18.5\n"))).code).toBe(0);
     const formula = [{ id: "mineral", name: "Mineral", species: "Poultry", subcategory: "Layer", batchSize: 1000,
       ingredients: [{ name: "Limestone", percent: 50 }, { name: "Dicalcium phosphate", percent: 50 }],
@@ -271,22 +258,17 @@ describe("feedbase import formulas", () => {
     expect(r.code).toBe(0);
     // Ca = 0.5 × 38 + 0.5 × 22 = 30, avP = 9.25: Ca/avP = 3.2432 breaks its max of 2.5; avP/Ca = 0.3083 meets its min.
     expect(r.stderr).toBe("warning: mineral does not meet its constraints: Ca/avP 3.2432 > max 2.5\n");
-    const db = openDatabase(data, { create: false });
-    try {
-      expect(findFormula(db, 1, "mineral")!.constraints).toEqual({
-        nutrients: [],
-        ingredients: [],
-        ratios: [{ numerator: "Ca", denominator: "avP", min: 1.5, max: 2.5 }, { numerator: "avP", denominator: "Ca", min: 0.1, max: null }],
-      });
-    } finally {
-      db.close();
-    }
+    expect((await readStore(data, (s) => s.requireFormula(1, "mineral"))).constraints).toEqual({
+      nutrients: [],
+      ingredients: [],
+      ratios: [{ numerator: "Ca", denominator: "avP", min: 1.5, max: 2.5 }, { numerator: "avP", denominator: "Ca", min: 0.1, max: null }],
+    });
   });
 });
 
 describe("feedbase ingredient delete and formula delete", () => {
   test("an ingredient used by formulas is refused, naming them; after the formulas go, it can be deleted", async () => {
-    const data = newDataFile("delete.db");
+    const data = newDataFile();
     expect((await fb(data, "import", "ingredients", file("d.csv", "name,category,price,inStock\nMaize,Cereals,228,true\nSoybean meal 48%,Protein meals,462.5,true\nOats,Cereals,199,true\n"))).code).toBe(0);
     const f = (id: string) => ({ id, name: id, species: "Poultry", subcategory: "Layer", batchSize: 1000, ingredients: [{ name: "Maize", percent: 70 }, { name: "Soybean meal 48%", percent: 30 }] });
     expect((await fb(data, "import", "formulas", file("d.json", JSON.stringify([f("layer-2"), f("layer-1")])))).code).toBe(0);
@@ -294,12 +276,12 @@ describe("feedbase ingredient delete and formula delete", () => {
     const refused = await fb(data, "ingredient", "delete", "Maize");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe("error: Ingredient Maize is used by 2 formulas: layer-1, layer-2 (delete or re-import them first)\n");
-    expect(ingredientOf(data, "Maize")).not.toBeNull();
+    expect(await ingredientOf(data, "Maize")).not.toBeNull();
 
     const unused = await fb(data, "ingredient", "delete", "Oats");
     expect(unused.code).toBe(0);
     expect(unused.stdout).toBe("Deleted ingredient Oats from workspace default\n");
-    expect(ingredientOf(data, "Oats")).toBeNull();
+    expect(await ingredientOf(data, "Oats")).toBeNull();
 
     const deleted = await Promise.all(["layer-1", "layer-2"].map((id) => fb(data, "formula", "delete", id)));
     expect(deleted.map((r) => [r.code, r.stdout])).toEqual([
@@ -308,7 +290,7 @@ describe("feedbase ingredient delete and formula delete", () => {
     ]);
     expect((await fb(data, "export", "formulas")).stdout).toBe("[]\n");
     expect((await fb(data, "ingredient", "delete", "Maize")).code).toBe(0);
-    expect(eventCount(data)).toBe(0);
+    expect(await eventCount(data)).toBe(0);
   });
 
   test("unknown names and ids fail with exit 1 and one line", async () => {

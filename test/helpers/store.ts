@@ -1,0 +1,38 @@
+/**
+ * Reading what a test's commands stored, on whichever backend the harness gave the data path: the
+ * admin commands' own store (src/admin/ops.ts) opened on the SQLite file or on the database that stands
+ * for it, so a check reads through the same named operations on both.
+ */
+import { openAdminStore } from "../../src/admin/open.ts";
+import type { AdminStore } from "../../src/admin/ops.ts";
+import { openDatabase } from "../../src/store/db.ts";
+import { databaseFor, psql } from "./postgres.ts";
+
+/**
+ * Run `read` on the store of `dataPath` and close it.
+ * @example const maize = await readStore(path, (s) => s.findIngredient(1, "Maize"))
+ */
+export async function readStore<T>(dataPath: string, read: (store: AdminStore) => T | Promise<T>): Promise<T> {
+  const url = databaseFor(dataPath);
+  const store = await openAdminStore(url !== undefined ? { kind: "postgres", url } : { kind: "sqlite", path: dataPath }, { create: false });
+  try {
+    return await read(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * How many rows a table holds (for what no command lists, such as the events of a data path no server runs on).
+ * @example await rowCount(path, "events") // 0
+ */
+export async function rowCount(dataPath: string, table: string): Promise<number> {
+  const url = databaseFor(dataPath);
+  if (url !== undefined) return Number(psql(url, `SELECT count(*) FROM ${table}`).trim());
+  const db = openDatabase(dataPath, { create: false });
+  try {
+    return (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
