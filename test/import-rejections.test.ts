@@ -1,49 +1,46 @@
 /**
  * Every reason an import file is refused, each checked against a real data file: the message names
  * the first bad row (line and column for CSV, item for JSON, the formula for formulas) and nothing
- * at all is written. In-process for speed; test/import-export.test.ts covers the same path through the CLI.
+ * at all is written. In-process for speed (through the admin commands' store, on either backend);
+ * test/import-export.test.ts covers the same path through the CLI.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Database } from "bun:sqlite";
+import type { AdminStore } from "../src/admin/ops.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import type { FileFormat } from "../src/domain/ingredient-file.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { listFormulaDetails } from "../src/store/formulas.ts";
-import { importFormulas, importIngredients } from "../src/admin/imports.ts";
-import { listIngredientDetails } from "../src/store/ingredients.ts";
 import { tempDir } from "./helpers/harness.ts";
+import { openTestStore } from "./helpers/store.ts";
 
 const NOW = "2026-11-21T12:00:00.000Z";
 const tmp = tempDir();
-let db: Database;
+let store: AdminStore;
 
-beforeAll(() => {
-  db = openDatabase(tmp.dataPath, { create: true });
-  importIngredients(db, 1, "name,category,price,inStock,CP\nWheat,Cereals,262,true,12.5\nSoybean meal 48%,Protein meals,462.5,true,48.5\n", "csv", { update: false, now: NOW });
-  importFormulas(db, 1, readFormulaFile(JSON.stringify([{ id: "existing", name: "E", species: "Poultry", subcategory: "Layer", batchSize: 1000, ingredients: [{ name: "Wheat", percent: 100 }] }])), { replace: false, now: NOW });
+beforeAll(async () => {
+  store = await openTestStore(tmp.dataPath, { create: true });
+  await store.importIngredients(1, "name,category,price,inStock,CP\nWheat,Cereals,262,true,12.5\nSoybean meal 48%,Protein meals,462.5,true,48.5\n", "csv", { update: false, now: NOW });
+  await store.importFormulas(1, readFormulaFile(JSON.stringify([{ id: "existing", name: "E", species: "Poultry", subcategory: "Layer", batchSize: 1000, ingredients: [{ name: "Wheat", percent: 100 }] }])), { replace: false, now: NOW });
 });
-afterAll(() => {
-  db.close();
+afterAll(async () => {
+  await store.close();
   tmp.cleanup();
 });
 
-const snapshot = () => JSON.stringify([listIngredientDetails(db, 1), listFormulaDetails(db, 1)]);
+const snapshot = async () => JSON.stringify([await store.listIngredientDetails(1), await store.listFormulaDetails(1)]);
 
-/** The import must throw exactly `message` and leave the data file as it was. */
-function rejects(run: () => unknown, message: string): void {
-  const before = snapshot();
-  expect(run).toThrow(message);
+/** The import must fail with exactly `message` and leave the data as it was. */
+async function rejects(run: () => Promise<unknown>, message: string): Promise<void> {
+  const before = await snapshot();
   let thrown: Error | undefined;
   try {
-    run();
+    await run();
   } catch (error) {
     thrown = error as Error;
   }
   expect(thrown?.message).toBe(message);
-  expect(snapshot()).toBe(before);
+  expect(await snapshot()).toBe(before);
 }
 
-const ingredients = (text: string, format: FileFormat = "csv") => () => importIngredients(db, 1, text, format, { update: false, now: NOW });
+const ingredients = (text: string, format: FileFormat = "csv") => async () => store.importIngredients(1, text, format, { update: false, now: NOW });
 const HEADER = "name,category,price,inStock,CP";
 /** A CSV whose line 2 is good (and would be written if imports were not all-or-nothing) and line 3 is `row`. */
 const csv = (row: string) => `${HEADER}\nMaize,Cereals,228,true,8.5\n${row}\n`;
@@ -78,17 +75,17 @@ describe("ingredient CSV: the first bad row, by line and column; nothing importe
   ];
   for (const [reason, text, message] of cases) test(reason, () => rejects(ingredients(text), message));
 
-  test("the first bad row is reported, whatever kind of problem comes later", () => {
-    rejects(ingredients(`${HEADER}\nWheat,Cereals,1,true,1\nBarley,Cereals,x,true,1\n`), "line 2: Ingredient already exists: Wheat (use --update to replace it)");
+  test("the first bad row is reported, whatever kind of problem comes later", async () => {
+    await rejects(ingredients(`${HEADER}\nWheat,Cereals,1,true,1\nBarley,Cereals,x,true,1\n`), "line 2: Ingredient already exists: Wheat (use --update to replace it)");
   });
 
-  test("lines count the header as line 1, CRLF and blank lines included", () => {
+  test("lines count the header as line 1, CRLF and blank lines included", async () => {
     const text = `\uFEFF${HEADER}\r\nMaize,Cereals,228,true,8.5\r\n\r\nBarley,Cereals,x,true,11\r\n`;
-    rejects(ingredients(text), "line 4, column 3 (price): price must be a number");
+    await rejects(ingredients(text), "line 4, column 3 (price): price must be a number");
   });
 
-  test("a record spanning lines (a quoted line break) is named by the line it starts on", () => {
-    rejects(ingredients(csv('"Sunflower meal\n(decorticated)",Protein meals,300,true,36')), "line 3, column 1 (name): name must not contain control characters");
+  test("a record spanning lines (a quoted line break) is named by the line it starts on", async () => {
+    await rejects(ingredients(csv('"Sunflower meal\n(decorticated)",Protein meals,300,true,36')), "line 3, column 1 (name): name must not contain control characters");
   });
 });
 
@@ -116,7 +113,7 @@ describe("ingredient JSON: the first bad item; nothing imported", () => {
 describe("formula JSON: the formula and the problem; nothing imported", () => {
   const good = { id: "good", name: "Good", species: "Poultry", subcategory: "Broiler starter", batchSize: 1000, ingredients: [{ name: "Wheat", percent: 60 }, { name: "Soybean meal 48%", percent: 40 }] };
   const bad = { ...good, id: "bad", name: "Bad" };
-  const formulas = (text: string, replace = false) => () => importFormulas(db, 1, readFormulaFile(text), { replace, now: NOW });
+  const formulas = (text: string, replace = false) => async () => store.importFormulas(1, readFormulaFile(text), { replace, now: NOW });
   /** The good formula first: it must not be written when the second is refused. */
   const file = (second: Record<string, unknown>) => JSON.stringify([good, second]);
   const label = 'Formula 2 "Bad" (bad)';
@@ -157,9 +154,9 @@ describe("formula JSON: the formula and the problem; nothing imported", () => {
   ];
   for (const [reason, text, message] of cases) test(reason, () => rejects(formulas(text), message));
 
-  test("sums within 100 ± 0.01 are accepted", () => {
+  test("sums within 100 ± 0.01 are accepted", async () => {
     const edge = (id: string, wheat: number) => ({ ...good, id, ingredients: [{ name: "Wheat", percent: wheat }, { name: "Soybean meal 48%", percent: 40 }] });
-    const saved = importFormulas(db, 1, readFormulaFile(JSON.stringify([edge("low", 59.99), edge("high", 60.01)])), { replace: false, now: NOW });
+    const saved = await store.importFormulas(1, readFormulaFile(JSON.stringify([edge("low", 59.99), edge("high", 60.01)])), { replace: false, now: NOW });
     expect(saved.map((f) => f.id)).toEqual(["low", "high"]);
   });
 });

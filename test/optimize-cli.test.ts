@@ -1,30 +1,25 @@
-/** `feedbase formula optimize` as a subprocess on a demo data file: report, --json, --save-as, refusals. */
+/** `feedbase formula optimize` on the demo's data (a file, or a database in PostgreSQL mode): report, --json, --save-as, refusals. */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
-import { seedDemo } from "../src/demo/seed.ts";
 import { NO_OPTIONS, optimizeFormula } from "../src/optimize/result.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { findFormula, listFormulaDetails, requireFormula } from "../src/store/formulas.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
-import { importFormulas } from "../src/admin/imports.ts";
-import { findIngredient, listIngredientDetails } from "../src/store/ingredients.ts";
 import { cli, tempDir } from "./helpers/harness.ts";
+import { openTestStore, readStore } from "./helpers/store.ts";
 
 setDefaultTimeout(60_000);
 const tmp = tempDir();
-const data = join(tmp.dir, "demo.db");
+const data = tmp.dataPath;
 const fb = (...args: string[]) => cli([...args, "--data", data]);
 
-beforeAll(() => {
-  const db = openDatabase(data, { create: true });
-  seedDemo(db, "2026-11-23T08:00:00.000Z");
-  importFormulas(db, 1, readFormulaFile(JSON.stringify([{
+beforeAll(async () => {
+  const store = await openTestStore(data, { create: true });
+  await store.seedDemo("2026-11-23T08:00:00.000Z");
+  await store.importFormulas(1, readFormulaFile(JSON.stringify([{
     id: "impossible", name: "Impossible", species: "Poultry", subcategory: "Test", batchSize: 1000,
     ingredients: [{ name: "Maize", percent: 100 }], constraints: { nutrients: [{ key: "CP", min: 70, max: null }] },
   }])), { replace: false, now: "2026-11-23T09:00:00.000Z" });
-  db.close();
+  await store.close();
 });
 afterAll(() => tmp.cleanup());
 
@@ -32,9 +27,9 @@ describe("feedbase formula optimize", () => {
   test("--json prints the API's data: the same result as the optimizer in-process", async () => {
     const r = await fb("formula", "optimize", "swine-grower", "--json");
     expect(r.code).toBe(0);
-    const db = openDatabase(data, { create: false });
-    const expected = optimizeFormula(await solverRuntime(), requireFormula(db, 1, "swine-grower"), (n) => findIngredient(db, 1, n), NO_OPTIONS);
-    db.close();
+    const [formula, ingredients] = await readStore(data, async (s) => [await s.requireFormula(1, "swine-grower"), await s.listIngredientDetails(1)] as const);
+    const byName = new Map(ingredients.map((i) => [i.name, i]));
+    const expected = optimizeFormula(await solverRuntime(), formula, (n) => byName.get(n) ?? null, NO_OPTIONS);
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(expected)));
   });
 
@@ -60,10 +55,7 @@ describe("feedbase formula optimize", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Saved the optimized mix as formula layer-lc (Layer phase 1 (least cost)), total cost ");
     const json = JSON.parse((await fb("formula", "optimize", "layer-phase-1", "--json")).stdout);
-    const db = openDatabase(data, { create: false });
-    const original = requireFormula(db, 1, "layer-phase-1");
-    const saved = findFormula(db, 1, "layer-lc")!;
-    db.close();
+    const [original, saved] = await readStore(data, async (s) => [await s.requireFormula(1, "layer-phase-1"), await s.requireFormula(1, "layer-lc")] as const);
     expect(saved).toMatchObject({ name: "Layer phase 1 (least cost)", species: original.species, subcategory: original.subcategory, batchSize: original.batchSize, constraints: original.constraints });
     expect(saved.ingredients.map((i) => [i.name, i.percent, i.price])).toEqual(json.optimized.ingredients.map((i: { name: string; percent: number; price: number }) => [i.name, i.percent, i.price]));
     expect(Math.abs(saved.totalCost - json.optimized.cost)).toBeLessThanOrEqual(0.02);
@@ -105,10 +97,9 @@ describe("feedbase report savings", () => {
     const json = await fb("report", "savings", "--json");
     expect(json.code).toBe(0);
     const items = JSON.parse(json.stdout);
-    const db = openDatabase(data, { create: false });
-    const ingredients = new Map(listIngredientDetails(db, 1).map((i) => [i.name, i]));
-    const expected = await savingsWorklist(await solverRuntime(), listFormulaDetails(db, 1), (n) => ingredients.get(n) ?? null);
-    db.close();
+    const [formulas, details] = await readStore(data, async (s) => [await s.listFormulaDetails(1), await s.listIngredientDetails(1)] as const);
+    const ingredients = new Map(details.map((i) => [i.name, i]));
+    const expected = await savingsWorklist(await solverRuntime(), formulas, (n) => ingredients.get(n) ?? null);
     expect(items).toEqual(JSON.parse(JSON.stringify(expected)));
     const table = await fb("report", "savings");
     const lines = table.stdout.trimEnd().split("\n");

@@ -9,12 +9,20 @@ import { openDatabase } from "../../src/store/db.ts";
 import { databaseFor, psql } from "./postgres.ts";
 
 /**
+ * The admin store of `dataPath`: its SQLite file (created when `create`), or the database standing for it.
+ * @example const store = await openTestStore(tmp.dataPath, { create: true }); await store.importIngredients(1, csv, "csv", options)
+ */
+export async function openTestStore(dataPath: string, options: { create: boolean } = { create: false }): Promise<AdminStore> {
+  const url = databaseFor(dataPath);
+  return openAdminStore(url !== undefined ? { kind: "postgres", url } : { kind: "sqlite", path: dataPath }, options);
+}
+
+/**
  * Run `read` on the store of `dataPath` and close it.
  * @example const maize = await readStore(path, (s) => s.findIngredient(1, "Maize"))
  */
 export async function readStore<T>(dataPath: string, read: (store: AdminStore) => T | Promise<T>): Promise<T> {
-  const url = databaseFor(dataPath);
-  const store = await openAdminStore(url !== undefined ? { kind: "postgres", url } : { kind: "sqlite", path: dataPath }, { create: false });
+  const store = await openTestStore(dataPath);
   try {
     return await read(store);
   } finally {
