@@ -7,24 +7,24 @@
 
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
 export const BACKEND_NEUTRAL: readonly string[] = [
-  "test/proxy.test.ts",
-  "test/cli-keys.test.ts",
-  "test/fault-endless-body.test.ts",
-  "test/import-large.test.ts",
-  "test/webhook-tools.test.ts",
-  "test/webhook-admin.test.ts",
-  "test/import-export.test.ts",
-  "test/import-rejections.test.ts",
-  "test/optimize-cli.test.ts",
   "test/bad-input.test.ts",
+  "test/cli-keys.test.ts",
   "test/etag.test.ts",
   "test/fault-busy-port.test.ts",
+  "test/fault-endless-body.test.ts",
   "test/fault-error-objects.test.ts",
   "test/http-core.test.ts",
+  "test/import-export.test.ts",
+  "test/import-large.test.ts",
+  "test/import-rejections.test.ts",
   "test/metrics.test.ts",
   "test/openapi.test.ts",
-  "test/rate-limit.test.ts",
+  "test/optimize-cli.test.ts",
+  "test/proxy.test.ts",
   "test/tls.test.ts",
+  "test/webhook-admin.test.ts",
+  "test/webhook-tools.test.ts",
+  "test/rate-limit.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -55,10 +55,15 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
 };
 
 /**
- * Reach into the SQLite file with bun:sqlite or the SQLite store functions to seed or check rows, so
- * they run on SQLite only as written; they join BACKEND_NEUTRAL when those steps go through the CLI or HTTP.
+ * SQLite only as written: they reach into the SQLite file (bun:sqlite or the SQLite store functions to
+ * seed or check rows, a check of the file itself in an otherwise neutral file, backup) or run commands
+ * past the harness; they join BACKEND_NEUTRAL when those steps go through the harness, the CLI or HTTP.
  */
 export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
+  "test/executable.test.ts": "runs dist/feedbase with --data through its own helper, past the harness's translation",
+  "test/reliability-concurrency.test.ts": "runs backup beside concurrent writes",
+  "test/reliability-secrets.test.ts": "runs backup among the admin commands and checks every data file's mode",
+  "test/serve.test.ts": "one test checks that serve creates a missing data file",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
   "test/events.test.ts": "creates workspaces and reads events straight from the SQLite file",
   "test/fault-csv-injection.test.ts": "reads the imported rows straight from the SQLite file",
@@ -88,14 +93,10 @@ export const NO_DATA: Readonly<Record<string, string>> = {
   "test/webhook-sign.test.ts": "the signature schemes",
 };
 
-/** Through HTTP and the CLI only, but not passing on PostgreSQL yet: the backend is still landing. */
+/** Through HTTP and the CLI only, but not passing on PostgreSQL yet: what they wait for. */
 export const WAITING: Readonly<Record<string, string>> = {
-  "test/executable.test.ts": "serve and key create --database in the compiled executable",
   "test/fault-pipelining.test.ts": "Bun closes a pipelined connection behind an answer that waits for the database (docs/decisions.md#serving-from-postgresql)",
-  "test/fault-unicode-names.test.ts": "serve on PostgreSQL",
-  "test/reliability-concurrency.test.ts": "its admin commands include backup, which is SQLite's own (on PostgreSQL pg_dump's)",
-  "test/reliability-secrets.test.ts": "checks the permission bits of every file beside the data file, and backs it up",
-  "test/serve.test.ts": "serve on PostgreSQL",
+  "test/fault-unicode-names.test.ts": "import --database",
 };
 
 if (import.meta.main) console.log([...BACKEND_NEUTRAL, ...POSTGRES_ONLY].map((file) => "./" + file).join("\n"));
