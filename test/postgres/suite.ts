@@ -6,7 +6,7 @@
  */
 
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
-export const BACKEND_NEUTRAL: readonly string[] = ["test/proxy.test.ts", "test/cli-keys.test.ts", "test/fault-endless-body.test.ts", "test/import-large.test.ts", "test/webhook-tools.test.ts", "test/webhook-admin.test.ts", "test/import-export.test.ts", "test/import-rejections.test.ts", "test/optimize-cli.test.ts"];
+export const BACKEND_NEUTRAL: readonly string[] = ["test/proxy.test.ts", "test/cli-keys.test.ts", "test/fault-endless-body.test.ts", "test/import-large.test.ts", "test/webhook-tools.test.ts", "test/webhook-admin.test.ts", "test/import-export.test.ts", "test/import-rejections.test.ts", "test/optimize-cli.test.ts", "test/reliability-secrets.test.ts"];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
 export const POSTGRES_ONLY: readonly string[] = [
@@ -24,7 +24,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/backup-restore.test.ts": "backup and restore copy the SQLite file (on PostgreSQL that is pg_dump's job)",
   "test/backup.test.ts": "backup makes an SQLite copy of the file",
   "test/cli-database.test.ts": "chooses between --data and --database itself (the harness's translation would hide it); needs no server",
-  "test/data-file-private.test.ts": "the permission bits of the SQLite file, its -wal and -shm",
+  "test/data-file-private.test.ts": "the permission bits of the SQLite file, its -wal and -shm and a backup, under a permissive umask",
   "test/cli-everyday.test.ts": "one-line failures about the data file: missing (refused, never created), a directory, a backup path",
   "test/deb.test.ts": "the .deb package and its data file under /var/lib/feedbase",
   "test/fault-clean-stop.test.ts": "no -wal or -shm left, the copied file alone complete: SQLite's WAL",
@@ -83,7 +83,6 @@ export const WAITING: Readonly<Record<string, string>> = {
   "test/openapi.test.ts": "serve on PostgreSQL",
   "test/rate-limit.test.ts": "serve on PostgreSQL",
   "test/reliability-concurrency.test.ts": "its admin commands include backup, which is SQLite's own (on PostgreSQL pg_dump's)",
-  "test/reliability-secrets.test.ts": "checks the permission bits of every file beside the data file, and backs it up",
   "test/serve.test.ts": "serve on PostgreSQL",
   "test/tls.test.ts": "serve on PostgreSQL",
 };
