@@ -92,8 +92,10 @@ deb-tools:
 	$(call need,dpkg-deb,dpkg)
 	$(call need,objcopy,binutils)
 
+# Every scenario also on PostgreSQL, beside a throwaway cluster like make test-postgres's.
 bench: $(DEPS) $(EXE)
-	$(BUN) bench/run.ts
+	$(call need,/usr/lib/postgresql/*/bin/initdb,postgresql)
+	test/postgres/cluster.sh $(BUN) bench/run.ts
 	$(BUN) bench/optimize.ts $(EXE)
 	$(BUN) bench/compare-builds.ts
 

@@ -18,7 +18,7 @@ export interface ScenarioSpec {
 /** One bounded run of one side: feedbase, the bare server, or the bare commit loop. */
 export interface RunRecord {
   scenario: string;
-  side: "feedbase" | "bare" | "commit-1" | "commit-n" | "metrics";
+  side: "feedbase" | "bare" | "commit-1" | "commit-n" | "metrics" | "postgres";
   rep: number;
   requests: number;
   rps: number;
@@ -55,6 +55,8 @@ export interface BenchReport {
   dataset: { ingredients: number; formulas: number; formulaLines: number; importRows: number; seed: number; keys: number; formulasNote: string | null };
   scenarios: ScenarioSpec[];
   runs: RunRecord[];
+  /** The PostgreSQL server's version when the PostgreSQL side ran (make bench's throwaway cluster), else null. */
+  postgres: string | null;
   memory: { idleRssKiB: number; bareIdleRssKiB: number; peakRssKiB: number; bareRssPeakKiB: number; served: number };
   limiter: Record<string, number> | null;
   webhooks: { json: Record<string, unknown> | null; raw: string } | null;
@@ -107,6 +109,45 @@ export function usedPairs(runs: RunRecord[], scenario: ScenarioSpec): { used: Pa
   }
   const clean = all.filter((p) => !p.disturbed);
   return { used: clean.length >= 2 ? clean : all, all };
+}
+
+/**
+ * Every scenario on PostgreSQL beside SQLite: in each repetition `serve --database` on a copy of the same
+ * data (`feedbase copy-to`) ran next to `serve --data`, and the ratio is the median of the per-repetition ratios.
+ * @example renderPostgresSide(report)
+ */
+export function renderPostgresSide(r: BenchReport): string {
+  const title = "## PostgreSQL beside SQLite";
+  if (r.postgres === null) return `${title}\n\nNot measured in this run (see Notes).\n`;
+  const out = [
+    title,
+    "",
+    `The same scenarios and load against \`feedbase serve --database\` on PostgreSQL ${r.postgres} (a throwaway cluster on this machine, ` +
+      "made by make bench from Debian's package: default settings, fsync on) holding a copy of the same data (`feedbase copy-to`), " +
+      "run next to `feedbase serve --data` in every repetition (before it in even repetitions, after it in odd ones).",
+    "",
+    "| endpoint | SQLite req/s | PostgreSQL req/s | PostgreSQL ÷ SQLite | SQLite p50 ms | PostgreSQL p50 ms | SQLite p99 ms | PostgreSQL p99 ms | repetitions used |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+  ];
+  for (const s of r.scenarios.filter((x) => x.available)) {
+    const pairs = r.runs
+      .filter((x) => x.scenario === s.id && x.side === "postgres")
+      .flatMap((pg) => {
+        const lite = r.runs.find((x) => x.scenario === s.id && x.side === "feedbase" && x.rep === pg.rep);
+        return lite ? [{ lite, pg, disturbed: disturbed(lite) || disturbed(pg) }] : [];
+      });
+    if (pairs.length === 0) continue;
+    const clean = pairs.filter((p) => !p.disturbed);
+    const used = clean.length >= 2 ? clean : pairs;
+    const m = (f: (p: (typeof used)[number]) => number) => median(used.map(f));
+    const shown = used.length < pairs.length ? `${used.length} of ${pairs.length} (undisturbed)` : `all ${pairs.length}`;
+    out.push(
+      `| ${s.label} | ${int(m((p) => p.lite.rps))} | ${int(m((p) => p.pg.rps))} | **${ratio(m((p) => p.pg.rps / p.lite.rps))}** | ` +
+        `${ms(m((p) => p.lite.p50Ms))} | ${ms(m((p) => p.pg.p50Ms))} | ${ms(m((p) => p.lite.p99Ms))} | ${ms(m((p) => p.pg.p99Ms))} | ${shown} |`,
+    );
+  }
+  out.push("");
+  return out.join("\n");
 }
 
 /**
@@ -249,6 +290,7 @@ export function renderReport(r: BenchReport): string {
     line();
   }
 
+  line(renderPostgresSide(r));
   line(renderMetricsCost(r.runs, load));
 
   line("## Memory (idle and peak RSS)");
@@ -345,7 +387,7 @@ export function renderReport(r: BenchReport): string {
   line("|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|");
   const label = (id: string) => r.scenarios.find((s) => s.id === id)?.label ?? id;
   const sideName = (s: RunRecord["side"]) =>
-    s === "commit-1" ? "commit loop, 1 writer" : s === "commit-n" ? `commit loop, ${load.connections} writers` : s === "metrics" ? "feedbase --metrics" : s;
+    s === "commit-1" ? "commit loop, 1 writer" : s === "commit-n" ? `commit loop, ${load.connections} writers` : s === "metrics" ? "feedbase --metrics" : s === "postgres" ? "feedbase on PostgreSQL" : s;
   for (const x of r.runs) {
     line(
       `| ${label(x.scenario)} | ${sideName(x.side)} | ${x.rep} | ${int(x.rps)} | ${ms(x.p50Ms)} | ${ms(x.p99Ms)} | ${x.errors} | ${(x.waitedMs / 1000).toFixed(1)} | ` +

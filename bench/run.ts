@@ -26,6 +26,7 @@ import { describeMachine, freePort, memoryKiB, startCpuMeter, waitForIdle } from
 import { benchHistory } from "./history.ts";
 import { median, renderMetricsCost, renderReport, usedPairs, type BenchReport, type CommitResult, type RunRecord, type ScenarioSpec } from "./report.ts";
 import { openDatabase } from "../src/store/db.ts";
+import { SQL } from "bun";
 
 const ROOT = join(import.meta.dir, "..");
 const BUILT = join(ROOT, "dist", "feedbase");
@@ -48,6 +49,8 @@ const EXTRA_BUDGET_MS = 5.5 * 60_000;
 /** The scenario also run against `serve --metrics`: the small cached read, where a fixed cost per request shows most. */
 const METRICS_SCENARIO = "ingredient";
 const METRICS_ONLY = process.env.FEEDBASE_BENCH_METRICS_ONLY === "1";
+/** The throwaway cluster make bench runs beside (test/postgres/cluster.sh): the PostgreSQL side of every scenario. */
+const PG_ADMIN_URL = process.env.FEEDBASE_TEST_PG_URL;
 
 const t0 = Date.now();
 const progress = (msg: string) => process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)}s] ${msg}\n`);
@@ -223,6 +226,8 @@ async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport>
 
   const metricsOn = await startMetricsServer(dataPath, keys[0]!, tmp);
   servers.push(metricsOn);
+  const postgres = await startPostgresServer(dataPath, keys[0]!, tmp, notes);
+  if (postgres) servers.push(postgres.server);
 
   const scenarios = await planScenarios(real.url, keys[0]!, data.ingredients, data.formulaIds, data.formulasNote);
   progress("capturing feedbase's answers for the bare server");
@@ -235,8 +240,9 @@ async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport>
   await Bun.sleep(500);
   const bareIdleRssKiB = memoryKiB(bare.proc.pid, "VmRSS");
 
-  const runs = await driveLoad(tmp, scenarios, { real, bare, metricsOn }, data.keysFile);
+  const runs = await driveLoad(tmp, scenarios, { real, bare, metricsOn, postgres: postgres?.server ?? null }, data.keysFile);
   await stopServer(metricsOn);
+  if (postgres) await stopServer(postgres.server);
   const peakRssKiB = memoryKiB(real.proc.pid, "VmHWM");
   const bareRssPeakKiB = memoryKiB(bare.proc.pid, "VmHWM");
   const served = runs.filter((r) => r.side === "feedbase").reduce((n, r) => n + r.requests, 0);
@@ -263,6 +269,7 @@ async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport>
     dataset: { ...DATASET, seed: SEED, keys: KEYS, formulasNote: data.formulasNote },
     scenarios,
     runs,
+    postgres: postgres?.version ?? null,
     memory: { idleRssKiB, bareIdleRssKiB, peakRssKiB, bareRssPeakKiB, served },
     limiter,
     webhooks,
@@ -324,17 +331,17 @@ async function prepareData(tmp: string) {
 async function driveLoad(
   tmp: string,
   scenarios: ScenarioSpec[],
-  targets: { real: Running; bare: Running | null; metricsOn: Running },
+  targets: { real: Running; bare: Running | null; metricsOn: Running; postgres: Running | null },
   keysFile: string,
 ): Promise<RunRecord[]> {
-  const { real, bare, metricsOn } = targets;
+  const { real, bare, metricsOn, postgres } = targets;
   const pathsFile = (s: ScenarioSpec) => join(tmp, `paths-${s.id}.txt`);
   for (const s of scenarios) writeFileSync(pathsFile(s), s.paths.join("\n") + "\n");
   const runs: RunRecord[] = [];
   // Each wrk run gets its own price base, so no PUT ever repeats a price (see bench/wrk.lua).
   let base = 1000;
-  const runWrk = async (s: ScenarioSpec, side: "feedbase" | "bare" | "metrics", rep: number) => {
-    const target = side === "feedbase" ? real : side === "metrics" ? metricsOn : bare!;
+  const runWrk = async (s: ScenarioSpec, side: "feedbase" | "bare" | "metrics" | "postgres", rep: number) => {
+    const target = side === "feedbase" ? real : side === "metrics" ? metricsOn : side === "postgres" ? postgres! : bare!;
     base += 10_000;
     const m = await measured([target.proc.pid], () => wrk(target.url, s.method, pathsFile(s), keysFile, LOAD.seconds, base));
     const r = m.result;
@@ -359,6 +366,7 @@ async function driveLoad(
   for (const s of measurable) {
     await wrk(real.url, s.method, pathsFile(s), keysFile, LOAD.warmupSeconds, (base += 10_000));
     if (s.id === METRICS_SCENARIO) await wrk(metricsOn.url, s.method, pathsFile(s), keysFile, LOAD.warmupSeconds, base);
+    if (postgres) await wrk(postgres.url, s.method, pathsFile(s), keysFile, LOAD.warmupSeconds, (base += 10_000));
     if (s.method === "GET" && bare) await wrk(bare.url, s.method, pathsFile(s), keysFile, LOAD.warmupSeconds, base);
   }
   const runPair = async (s: ScenarioSpec, rep: number) => {
@@ -366,7 +374,10 @@ async function driveLoad(
     // Metrics on next to off, so the two runs of a pair meet the same machine; the order alternates.
     const withMetrics = s.id === METRICS_SCENARIO;
     if (withMetrics && rep % 2 === 0) await runWrk(s, "metrics", rep);
+    // PostgreSQL next to SQLite in every repetition, the order alternating as for metrics.
+    if (postgres && rep % 2 === 0) await runWrk(s, "postgres", rep);
     await runWrk(s, "feedbase", rep);
+    if (postgres && rep % 2 === 1) await runWrk(s, "postgres", rep);
     if (withMetrics && rep % 2 === 1) await runWrk(s, "metrics", rep);
     if (!bare) return;
     if (s.method === "GET") {
@@ -398,6 +409,30 @@ async function startMetricsServer(dataPath: string, key: string, tmp: string): P
   return server;
 }
 
+/**
+ * `feedbase serve --database` on a copy of the seeded file (`feedbase copy-to`, so the keys come along)
+ * in a new database of make bench's throwaway cluster; null, with a note, when there is none.
+ */
+async function startPostgresServer(dataPath: string, key: string, tmp: string, notes: string[]): Promise<{ server: Running; version: string } | null> {
+  if (!PG_ADMIN_URL) {
+    notes.push("PostgreSQL not measured: run through `make bench`, which starts a throwaway cluster (test/postgres/cluster.sh)");
+    return null;
+  }
+  const admin = new SQL(PG_ADMIN_URL, { max: 1 });
+  const name = `feedbase_bench_${process.pid}`;
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const version = ((await admin`SHOW server_version`) as { server_version: string }[])[0]!.server_version;
+  await admin.close();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = "/" + name;
+  progress(`copying the data file into PostgreSQL ${version} and starting feedbase serve --database`);
+  const copied = await exec([EXE, "copy-to", url.href, "--data", dataPath], { timeoutMs: 120_000 });
+  if (copied.code !== 0) throw new Error(`feedbase copy-to failed: ${copied.stderr}`);
+  const port = freePort();
+  const server = await startServer([EXE, "serve", "--database", url.href, "--port", String(port)], port, key, join(tmp, "serve-postgres.err"));
+  return { server, version };
+}
+
 /** `make bench-metrics`: only the small read, metrics off and on, interleaved; the figures only. */
 async function measureMetricsOnly(tmp: string, servers: Running[]): Promise<RunRecord[]> {
   const data = await prepareData(tmp);
@@ -407,7 +442,7 @@ async function measureMetricsOnly(tmp: string, servers: Running[]): Promise<RunR
   const metricsOn = await startMetricsServer(data.dataPath, data.keys[0]!, tmp);
   servers.push(metricsOn);
   const scenarios = (await planScenarios(real.url, data.keys[0]!, data.ingredients, data.formulaIds, data.formulasNote)).filter((s) => s.id === METRICS_SCENARIO);
-  return driveLoad(tmp, scenarios, { real, bare: null, metricsOn }, data.keysFile);
+  return driveLoad(tmp, scenarios, { real, bare: null, metricsOn, postgres: null }, data.keysFile);
 }
 
 /** The six scenarios; one is marked unavailable (with why) when the server cannot answer it yet. */

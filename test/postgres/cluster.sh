@@ -17,7 +17,8 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/feedbase-pg-XXXXXX")
 as_owner() { "$@"; }
 if [ "$(id -u)" = 0 ]; then
   chown postgres: "$dir"
-  as_owner() { runuser -u postgres -- "$@"; }
+  # From the cluster's directory: the caller's may be closed to that user (a clone under /root).
+  as_owner() { (cd "$dir" && runuser -u postgres -- "$@"); }
 fi
 
 stop() {
