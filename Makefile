@@ -95,7 +95,9 @@ deb-tools:
 # Every scenario also on PostgreSQL, beside a throwaway cluster like make test-postgres's.
 bench: $(DEPS) $(EXE)
 	$(call need,/usr/lib/postgresql/*/bin/initdb,postgresql)
+	$(call need,haproxy,haproxy)
 	test/postgres/cluster.sh $(BUN) bench/run.ts
+	test/postgres/cluster.sh $(BUN) bench/instances.ts $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
 	$(BUN) bench/compare-builds.ts
 
