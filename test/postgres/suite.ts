@@ -13,6 +13,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/fault-busy-port.test.ts",
   "test/fault-endless-body.test.ts",
   "test/fault-error-objects.test.ts",
+  "test/fault-unicode-names.test.ts",
   "test/http-core.test.ts",
   "test/import-export.test.ts",
   "test/import-large.test.ts",
@@ -95,7 +96,6 @@ export const NO_DATA: Readonly<Record<string, string>> = {
 /** Through HTTP and the CLI only, but not passing on PostgreSQL yet: what they wait for. */
 export const WAITING: Readonly<Record<string, string>> = {
   "test/fault-pipelining.test.ts": "100 pipelined PUT/GET pairs: on PostgreSQL the connection is closed",
-  "test/fault-unicode-names.test.ts": "import --database",
   "test/rate-limit.test.ts": "one test expects a limit set by the CLI on the very next request; PostgreSQL's notification promises within 1 s",
 };
 
