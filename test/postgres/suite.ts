@@ -13,6 +13,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/fault-busy-port.test.ts",
   "test/fault-endless-body.test.ts",
   "test/fault-error-objects.test.ts",
+  "test/fault-unicode-names.test.ts",
   "test/http-core.test.ts",
   "test/import-export.test.ts",
   "test/import-large.test.ts",
@@ -96,7 +97,6 @@ export const NO_DATA: Readonly<Record<string, string>> = {
 /** Through HTTP and the CLI only, but not passing on PostgreSQL yet: what they wait for. */
 export const WAITING: Readonly<Record<string, string>> = {
   "test/fault-pipelining.test.ts": "Bun closes a pipelined connection behind an answer that waits for the database (docs/decisions.md#serving-from-postgresql)",
-  "test/fault-unicode-names.test.ts": "import --database",
 };
 
 if (import.meta.main) console.log([...BACKEND_NEUTRAL, ...POSTGRES_ONLY].map((file) => "./" + file).join("\n"));
