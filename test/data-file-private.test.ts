@@ -1,19 +1,36 @@
-/** The SQLite data file, its -wal and -shm are the service user's alone: they hold key hashes and webhook secrets. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+/**
+ * The SQLite data file, its -wal and -shm, and backups are the service user's alone: they hold key
+ * hashes and webhook secrets. Even under a permissive umask, as a careless service set-up would have:
+ * serve and the commands make their files private themselves.
+ */
+import { expect, test } from "bun:test";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { cli, startTestServer, type TestServer } from "./helpers/harness.ts";
+import { cli, spawnServe, tempDir, type ServeProcess } from "./helpers/harness.ts";
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t.stop());
+/** Every file beside the data file with its permission bits. */
+const modes = (dir: string) => Object.fromEntries(readdirSync(dir).map((name) => [name, (statSync(join(dir, name)).mode & 0o777).toString(8)]));
 
-test("the data file and its -wal/-shm are private to the service user, after the server and a command wrote them", async () => {
-  expect((await cli(["key", "create", "--data", t.dataPath])).code).toBe(0);
-  const dir = join(t.dataPath, "..");
-  const files = readdirSync(dir).filter((n) => n.startsWith("feedbase.db"));
-  expect(files).toEqual(expect.arrayContaining(["feedbase.db", "feedbase.db-wal", "feedbase.db-shm"]));
-  for (const name of files) expect(statSync(join(dir, name)).mode & 0o077).toBe(0);
-});
+test("under umask 022, the data file, its -wal and -shm and a backup are private to the service user, while the server and commands write them", async () => {
+  const tmp = tempDir();
+  const previous = process.umask(0o022);
+  let serve: ServeProcess | null = null;
+  try {
+    expect(Bun.spawnSync(["sh", "-c", "umask"]).stdout.toString().trim()).toBe("0022");
+    serve = await spawnServe(tmp.dataPath);
+    const data = ["--data", tmp.dataPath];
+    for (const args of [["key", "create"], ["webhook", "add", "http://127.0.0.1:9/"], ["backup", join(tmp.dir, "backup.db")]]) {
+      expect((await cli([...args, ...data])).code).toBe(0);
+    }
+    const files = modes(tmp.dir);
+    expect(Object.keys(files).sort()).toEqual(["backup.db", "feedbase.db", "feedbase.db-shm", "feedbase.db-wal"]);
+    for (const mode of Object.values(files)) expect(mode).toBe("600");
+    expect(await serve.stop()).toBe(0);
+    serve = null;
+    for (const mode of Object.values(modes(tmp.dir))) expect(mode).toBe("600");
+  } finally {
+    process.umask(previous);
+    serve?.proc.kill("SIGKILL");
+    tmp.cleanup();
+  }
+}, 30_000);

@@ -13,6 +13,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/fault-busy-port.test.ts",
   "test/fault-endless-body.test.ts",
   "test/fault-error-objects.test.ts",
+  "test/fault-unicode-names.test.ts",
   "test/http-core.test.ts",
   "test/import-export.test.ts",
   "test/import-large.test.ts",
@@ -21,6 +22,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/openapi.test.ts",
   "test/optimize-cli.test.ts",
   "test/proxy.test.ts",
+  "test/reliability-secrets.test.ts",
   "test/tls.test.ts",
   "test/webhook-admin.test.ts",
   "test/webhook-tools.test.ts",
@@ -43,7 +45,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/backup-restore.test.ts": "backup and restore copy the SQLite file (on PostgreSQL that is pg_dump's job)",
   "test/backup.test.ts": "backup makes an SQLite copy of the file",
   "test/cli-database.test.ts": "chooses between --data and --database itself (the harness's translation would hide it); needs no server",
-  "test/data-file-private.test.ts": "the permission bits of the SQLite file, its -wal and -shm",
+  "test/data-file-private.test.ts": "the permission bits of the SQLite file, its -wal and -shm and a backup, under a permissive umask",
   "test/cli-everyday.test.ts": "one-line failures about the data file: missing (refused, never created), a directory, a backup path",
   "test/deb.test.ts": "the .deb package and its data file under /var/lib/feedbase",
   "test/fault-clean-stop.test.ts": "no -wal or -shm left, the copied file alone complete: SQLite's WAL",
@@ -63,7 +65,6 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
 export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/executable.test.ts": "runs dist/feedbase with --data through its own helper, past the harness's translation",
   "test/reliability-concurrency.test.ts": "runs backup beside concurrent writes",
-  "test/reliability-secrets.test.ts": "runs backup among the admin commands and checks every data file's mode",
   "test/serve.test.ts": "one test checks that serve creates a missing data file",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
   "test/events.test.ts": "creates workspaces and reads events straight from the SQLite file",
@@ -97,7 +98,6 @@ export const NO_DATA: Readonly<Record<string, string>> = {
 /** Through HTTP and the CLI only, but not passing on PostgreSQL yet: what they wait for. */
 export const WAITING: Readonly<Record<string, string>> = {
   "test/fault-pipelining.test.ts": "Bun closes a pipelined connection behind an answer that waits for the database (docs/decisions.md#serving-from-postgresql)",
-  "test/fault-unicode-names.test.ts": "import --database",
 };
 
 if (import.meta.main) console.log([...BACKEND_NEUTRAL, ...POSTGRES_ONLY].map((file) => "./" + file).join("\n"));
