@@ -124,7 +124,8 @@ describe("the server folds its log when writes go quiet", () => {
   test("after a burst of PUTs and the quiet period the log is empty and every history route answers the same", async () => {
     const clock = new TestClock(Date.parse("2026-10-01T08:00:00.000Z"));
     const start = clock.ms;
-    // The timer is real and short; the frozen clock decides when writes have been quiet long enough.
+    // The timer is real and short; the test's clock decides when writes have been quiet long enough. It
+    // moves 1 ms between writes (under the quiet period, so the burst is never folded half-way).
     t = await startTestServer({ clock, foldQuietMs: 20 });
     const key = t.key({ write: true });
     const send = async (method: string, path: string, body?: unknown) => {
@@ -133,16 +134,16 @@ describe("the server folds its log when writes go quiet", () => {
       return (await res.json()).data;
     };
     for (const name of ["Maize", "Soy"]) await send("POST", "/v1/ingredients", { name, price: 200, category: "Feed" });
-    for (let hour = 1; hour <= 5; hour++) {
-      clock.ms = start + hour * 3_600_000;
-      await Promise.all([send("PUT", "/v1/prices/Maize", { price: 200 + hour }), send("PUT", "/v1/prices/Soy", { price: 300 - hour, inStock: hour % 2 === 0 })]);
+    for (let step = 1; step <= 5; step++) {
+      clock.ms = start + step;
+      await Promise.all([send("PUT", "/v1/prices/Maize", { price: 200 + step }), send("PUT", "/v1/prices/Soy", { price: 300 - step, inStock: step % 2 === 0 })]);
     }
     const db = t.service.db!;
-    const at = (hours: number) => encodeURIComponent(isoTime(start + hours * 3_600_000));
+    const at = (step: number) => encodeURIComponent(isoTime(start + step));
     const paths = [
       "/v1/prices/Maize",
       `/v1/prices/Soy?from=${at(2)}&to=${at(4)}`,
-      ...[0, 2.5, 5].map((h) => `/v1/prices?at=${at(h)}`),
+      ...[0, 2, 5].map((step) => `/v1/prices?at=${at(step)}`),
       `/v1/prices?at=${at(3)}&inStock=false`,
     ];
     const read = () => Promise.all(paths.map((path) => send("GET", path)));
