@@ -31,6 +31,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/webhook-tools.test.ts",
   "test/rate-limit.test.ts",
   "test/webhook-delivery.test.ts",
+  "test/reliability-outage.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -79,7 +80,6 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/optimize-http.test.ts": "seeds the demo straight into the SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
   "test/reliability-isolation.test.ts": "seeds workspaces and checks events straight in the SQLite file",
-  "test/reliability-outage.test.ts": "reads deliveries straight from the SQLite file",
   "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
 };
 
