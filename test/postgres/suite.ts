@@ -31,6 +31,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/webhook-admin.test.ts",
   "test/webhook-tools.test.ts",
   "test/rate-limit.test.ts",
+  "test/webhook-delivery.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -80,7 +81,6 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
   "test/reliability-outage.test.ts": "reads deliveries straight from the SQLite file",
   "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
-  "test/webhook-delivery.test.ts": "seeds events and reads deliveries straight in the SQLite file",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
