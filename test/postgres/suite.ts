@@ -25,6 +25,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/openapi.test.ts",
   "test/optimize-cli.test.ts",
   "test/proxy.test.ts",
+  "test/reliability-isolation.test.ts",
   "test/reliability-secrets.test.ts",
   "test/tls.test.ts",
   "test/webhook-admin.test.ts",
@@ -79,7 +80,6 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
   "test/optimize-http.test.ts": "seeds the demo straight into the SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
-  "test/reliability-isolation.test.ts": "seeds workspaces and checks events straight in the SQLite file",
   "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
 };
 
