@@ -20,15 +20,18 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/import-large.test.ts",
   "test/import-rejections.test.ts",
   "test/ingredients.test.ts",
+  "test/logs.test.ts",
   "test/metrics.test.ts",
   "test/openapi.test.ts",
   "test/optimize-cli.test.ts",
   "test/proxy.test.ts",
+  "test/reliability-isolation.test.ts",
   "test/reliability-secrets.test.ts",
   "test/tls.test.ts",
   "test/webhook-admin.test.ts",
   "test/webhook-tools.test.ts",
   "test/rate-limit.test.ts",
+  "test/webhook-delivery.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -75,13 +78,10 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/formulas.test.ts": "seeds ingredients and workspaces straight into the SQLite file",
   "test/history-webhook.test.ts": "seeds and checks history, events and deliveries straight in the SQLite file",
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
-  "test/logs.test.ts": "makes keys and workspaces straight in the SQLite file",
   "test/optimize-http.test.ts": "seeds the demo straight into the SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
-  "test/reliability-isolation.test.ts": "seeds workspaces and checks events straight in the SQLite file",
   "test/reliability-outage.test.ts": "reads deliveries straight from the SQLite file",
   "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
-  "test/webhook-delivery.test.ts": "seeds events and reads deliveries straight in the SQLite file",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
