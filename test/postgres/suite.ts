@@ -46,6 +46,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/admin.pg.ts",
   "test/postgres/instances.pg.ts",
   "test/postgres/outbox.pg.ts",
+  "test/postgres/outage.pg.ts",
 ];
 
 /** About the SQLite file itself: SQLite only, and why. */
