@@ -33,6 +33,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/webhook-tools.test.ts",
   "test/rate-limit.test.ts",
   "test/webhook-delivery.test.ts",
+  "test/reliability-outage.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -45,6 +46,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/admin.pg.ts",
   "test/postgres/instances.pg.ts",
   "test/postgres/outbox.pg.ts",
+  "test/postgres/outage.pg.ts",
 ];
 
 /** About the SQLite file itself: SQLite only, and why. */
@@ -79,7 +81,6 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
   "test/optimize-http.test.ts": "seeds the demo straight into the SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
-  "test/reliability-outage.test.ts": "reads deliveries straight from the SQLite file",
   "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
 };
 
