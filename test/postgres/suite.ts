@@ -34,6 +34,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/rate-limit.test.ts",
   "test/webhook-delivery.test.ts",
   "test/reliability-outage.test.ts",
+  "test/optimize-http.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -79,7 +80,6 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/fault-csv-injection.test.ts": "reads the imported rows straight from the SQLite file",
   "test/history-webhook.test.ts": "seeds and checks history, events and deliveries straight in the SQLite file",
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
-  "test/optimize-http.test.ts": "seeds the demo straight into the SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
   "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
 };
