@@ -38,6 +38,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/pg-serve.pg.ts",
   "test/postgres/admin.pg.ts",
   "test/postgres/instances.pg.ts",
+  "test/postgres/outbox.pg.ts",
 ];
 
 /** About the SQLite file itself: SQLite only, and why. */

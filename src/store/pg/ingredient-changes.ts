@@ -46,6 +46,9 @@ export async function insertIngredient(sql: SQL, workspaceId: number, input: Cre
  */
 export async function updatePrice(sql: SQL, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): Promise<IngredientDetail> {
   await lockOutbox(sql);
+  // An admin import changes prices under its row locks without the outbox lock: wait for it, so the
+  // price read as "before" is the one this change replaces.
+  await sql`SELECT 1 FROM ingredients WHERE workspace_id = ${actor.workspaceId} AND name = ${name} FOR UPDATE`;
   const before = await requireIngredient(sql, actor.workspaceId, name);
   const after = priceAfter(before, change);
   await sql`UPDATE ingredients SET price = ${after.price}, in_stock = ${after.inStock ? 1 : 0}, updated_at = ${actor.now}
