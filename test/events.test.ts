@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Database } from "bun:sqlite";
-import { isoTime } from "../src/domain/time.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { createWorkspace } from "../src/store/workspaces.ts";
 import { cli, eventually, startTestServer, type TestServer } from "./helpers/harness.ts";
 import { startRecorder, type Recorder } from "./helpers/webhooks.ts";
 
 setDefaultTimeout(60_000);
 
 let t: TestServer;
-let db: Database;
 let receiver: Recorder;
 let read: string;
 let write: string;
@@ -36,7 +31,6 @@ const page = async (query: string, key = read): Promise<{ status: number; body: 
 
 beforeAll(async () => {
   t = await startTestServer();
-  db = openDatabase(t.dataPath, { create: false });
   receiver = startRecorder();
   expect((await cli(["webhook", "add", receiver.url, "--events", "price.updated,ingredient.added", "--data", t.dataPath])).code).toBe(0);
   read = t.key();
@@ -52,7 +46,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await receiver.stop();
-  db.close();
   await t.stop();
 });
 
@@ -108,7 +101,7 @@ describe("GET /v1/events", () => {
   });
 
   test("another workspace sees none of these events", async () => {
-    createWorkspace(db, "north", "North", isoTime(Date.now()));
+    expect((await cli(["workspace", "create", "north", "--name", "North", "--data", t.dataPath])).code).toBe(0);
     const other = t.key({ workspace: "north" });
     expect((await page("", other)).body).toMatchObject({ data: [], count: 0, next: 0, hasMore: false });
   });

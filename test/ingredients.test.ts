@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDatabase } from "../src/store/db.ts";
-import { listEvents } from "../src/store/events.ts";
-import { createWorkspace } from "../src/store/workspaces.ts";
-import { startTestServer, type TestServer } from "./helpers/harness.ts";
+import { cli, startTestServer, type TestServer } from "./helpers/harness.ts";
+import { storedEvents } from "./helpers/store.ts";
 
 let t: TestServer;
 let read: string;
@@ -15,23 +13,14 @@ beforeAll(async () => {
   t = await startTestServer();
   read = t.key();
   write = t.key({ write: true });
-  const db = openDatabase(t.dataPath, { create: false });
-  createWorkspace(db, "other", "Other mill", new Date().toISOString());
-  db.close();
+  expect((await cli(["workspace", "create", "other", "--name", "Other mill", "--data", t.dataPath])).code).toBe(0);
   otherWrite = t.key({ write: true, workspace: "other" });
 });
 afterAll(() => t.stop());
 
 const post = (body: unknown, key = write) => t.request("POST", "/v1/ingredients", { key, body });
 const put = (path: string, body: unknown, key = write) => t.request("PUT", path, { key, body });
-const events = () => {
-  const db = openDatabase(t.dataPath, { create: false });
-  try {
-    return listEvents(db, 1);
-  } finally {
-    db.close();
-  }
-};
+const events = () => storedEvents(t.dataPath, 1);
 const snapshot = async () => (await (await t.request("GET", "/v1/ingredients", { key: read })).json()).data;
 
 describe("POST /v1/ingredients", () => {

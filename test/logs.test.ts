@@ -3,10 +3,8 @@ import { processIo } from "../cli/io.ts";
 import { buildProgram } from "../cli/program.ts";
 import { createLogger } from "../src/log.ts";
 import { startService } from "../src/service.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { createKey } from "../src/store/keys.ts";
-import { requireWorkspace } from "../src/store/workspaces.ts";
 import { cli, eventually, spawnServe, tempDir } from "./helpers/harness.ts";
+import { dataLocation } from "./helpers/postgres.ts";
 
 const lines = (text: string) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
@@ -47,11 +45,9 @@ describe("serve's log settings", () => {
   test("--log-level warn keeps warnings and drops info lines", async () => {
     const tmp = tempDir();
     let text = "";
-    const service = await startService({ data: { kind: "sqlite", path: tmp.dataPath }, host: "127.0.0.1", port: 0, logger: createLogger((t) => (text += t), undefined, "warn") });
+    const service = await startService({ data: dataLocation(tmp.dataPath), host: "127.0.0.1", port: 0, logger: createLogger((t) => (text += t), undefined, "warn") });
     try {
-      const db = openDatabase(tmp.dataPath, { create: false });
-      const key = createKey(db, { workspaceId: requireWorkspace(db, "default").id, write: false, rateLimit: 1, label: null, now: new Date().toISOString() }).key;
-      db.close();
+      const key = JSON.parse((await cli(["key", "create", "--rate-limit", "1", "--json", "--data", tmp.dataPath])).stdout).key;
       const url = `http://127.0.0.1:${service.port}/v1/health`;
       expect((await fetch(url, { headers: { "X-API-Key": key } })).status).toBe(200);
       expect((await fetch(url, { headers: { "X-API-Key": key } })).status).toBe(401);

@@ -25,8 +25,13 @@ export interface SharedCountsOptions {
   clock?: Clock;
   /** How often counts are exchanged; the cross-instance bound is what the others accept in about this long. */
   everyMs?: number;
-  /** Told when an exchange fails (the database is away); the limiter goes on with what it last heard. */
+  /**
+   * Told when exchanges start failing (the database is away), once per outage, not every 100 ms; the
+   * limiter goes on with what it last heard.
+   */
   onError?: (error: unknown) => void;
+  /** Told when an exchange succeeds again after `onError`. */
+  onRecovered?: () => void;
 }
 
 /** Seconds a key's others' counts are kept by: instance → count. */
@@ -53,6 +58,7 @@ export class SharedCounts implements SharedWindow {
   private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<void> | null = null;
   private lastPrune = -Infinity;
+  private failing = false;
 
   constructor(
     private readonly store: SharedCountStore,
@@ -108,7 +114,7 @@ export class SharedCounts implements SharedWindow {
         if (seconds === undefined) this.pending.set(row.keyId, (seconds = new Map()));
         seconds.set(row.second, (seconds.get(row.second) ?? 0) + row.count);
       }
-      this.options.onError?.(error);
+      this.failed(error);
       return;
     }
     try {
@@ -119,10 +125,20 @@ export class SharedCounts implements SharedWindow {
         this.lastPrune = now;
         await this.store.prune(fromSecond);
       }
+      if (this.failing) {
+        this.failing = false;
+        this.options.onRecovered?.();
+      }
     } catch (error) {
-      this.options.onError?.(error);
+      this.failed(error);
     }
     this.forgetBefore(fromSecond);
+  }
+
+  private failed(error: unknown): void {
+    if (this.failing) return;
+    this.failing = true;
+    this.options.onError?.(error);
   }
 
   private apply(row: CountRow & { instance: string }): void {

@@ -37,7 +37,8 @@ async function startSharedCounts(sql: SQL, instance: string, deps: StoreDeps): P
   const counts = new SharedCounts(pgSharedCounts(sql), {
     instance,
     clock: deps.clock,
-    onError: (error) => deps.logger.log("error", "rate-limit counts could not be exchanged", { error: String(error) }),
+    onError: (error) => deps.logger.log("error", "rate-limit counts could not be exchanged: limits go on with what was last heard", { error: String(error) }),
+    onRecovered: () => deps.logger.log("info", "rate-limit counts exchanged again"),
   });
   await counts.start();
   return counts;

@@ -5,12 +5,11 @@ import { openDatabase } from "../../src/store/db.ts";
 import { createKey } from "../../src/store/keys.ts";
 import { requireWorkspace } from "../../src/store/workspaces.ts";
 import { startService, type RunningService, type ServiceOptions } from "../../src/service.ts";
-import type { DataLocation } from "../../src/store/location.ts";
 import { createLogger } from "../../src/log.ts";
 import { checkContract } from "./contract.ts";
 import type { Io } from "../../cli/io.ts";
 import { main } from "../../cli/program.ts";
-import { createKeyRow, createTestDatabase, databaseArgs, databaseEnv, databaseFor, dropTestDatabase, POSTGRES_MODE } from "./postgres.ts";
+import { createKeyRow, createTestDatabase, dataLocation, databaseArgs, databaseEnv, databaseFor, dropTestDatabase, POSTGRES_MODE } from "./postgres.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
@@ -82,9 +81,7 @@ export async function startTestServer(
   let text = "";
   const clock = options.clock?.now;
   const logger = createLogger((t) => (text += t), clock);
-  const pgUrl = databaseFor(tmp.dataPath);
-  const data: DataLocation = pgUrl === undefined ? { kind: "sqlite", path: tmp.dataPath } : { kind: "postgres", url: pgUrl };
-  const service = await startService({ data, host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}), ...(options.foldQuietMs !== undefined ? { foldQuietMs: options.foldQuietMs } : {}) });
+  const service = await startService({ data: dataLocation(tmp.dataPath), host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}), ...(options.foldQuietMs !== undefined ? { foldQuietMs: options.foldQuietMs } : {}) });
   const url = `http://127.0.0.1:${service.port}`;
   const keyDb = POSTGRES_MODE ? null : openDatabase(tmp.dataPath, { create: false });
   return {

@@ -9,6 +9,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { newKeyRow } from "../../src/store/key-rows.ts";
+import type { DataLocation } from "../../src/store/location.ts";
 
 /** True when the suite runs against PostgreSQL. */
 export const POSTGRES_MODE = process.env.FEEDBASE_TEST_BACKEND === "postgres";
@@ -49,6 +50,15 @@ export function dropTestDatabase(dataPath: string): void {
 /** The URL of the database standing for `dataPath`, if one does. */
 export function databaseFor(dataPath: string): string | undefined {
   return databases.get(dataPath);
+}
+
+/**
+ * Where the data of `dataPath` lives for a service started in-process: its SQLite file, or the database standing for it.
+ * @example startService({ data: dataLocation(tmp.dataPath), host: "127.0.0.1", port: 0, logger })
+ */
+export function dataLocation(dataPath: string): DataLocation {
+  const url = databases.get(dataPath);
+  return url === undefined ? { kind: "sqlite", path: dataPath } : { kind: "postgres", url };
 }
 
 /**

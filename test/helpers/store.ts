@@ -6,6 +6,7 @@
 import { openAdminStore } from "../../src/admin/open.ts";
 import type { AdminStore } from "../../src/admin/ops.ts";
 import { openDatabase } from "../../src/store/db.ts";
+import { listEvents, type StoredEvent } from "../../src/store/events.ts";
 import { databaseFor, psql } from "./postgres.ts";
 
 /**
@@ -40,6 +41,30 @@ export async function rowCount(dataPath: string, table: string): Promise<number>
   const db = openDatabase(dataPath, { create: false });
   try {
     return (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A workspace's events as stored, oldest first, with what no command or route shows (the key that made
+ * each, the payload's exact text): SQLite's `listEvents`, or the same columns read with psql.
+ * @example storedEvents(path, 1).at(-1)?.keyId // "key_…"
+ */
+export function storedEvents(dataPath: string, workspaceId: number): StoredEvent[] {
+  const url = databaseFor(dataPath);
+  if (url !== undefined) {
+    const json = psql(
+      url,
+      `SELECT coalesce(json_agg(json_build_object('id', id, 'type', type, 'ingredient', ingredient, 'payload', payload, 'keyId', key_id, 'createdAt', created_at) ORDER BY id), '[]')
+       FROM events WHERE workspace_id = :'workspace'`,
+      { workspace: String(workspaceId) },
+    );
+    return JSON.parse(json) as StoredEvent[];
+  }
+  const db = openDatabase(dataPath, { create: false });
+  try {
+    return listEvents(db, workspaceId);
   } finally {
     db.close();
   }

@@ -5,7 +5,7 @@
  */
 import type { SQL } from "bun";
 import { afterAll, describe, expect, test } from "bun:test";
-import { SharedCounts } from "../../src/limiter/shared-counts.ts";
+import { SharedCounts, type CountRow } from "../../src/limiter/shared-counts.ts";
 import { SlidingWindowLimiter } from "../../src/limiter/sliding-window.ts";
 import { openPostgres } from "../../src/store/pg/connect.ts";
 import { pgSharedCounts } from "../../src/store/pg/rate-counts.ts";
@@ -31,6 +31,7 @@ async function database() {
   let started = 0;
   return {
     clock,
+    tmpPath: tmp.dataPath,
     async instance() {
       const sql = await openPostgres(url, { max: 2 });
       connections.push(sql);
@@ -111,5 +112,31 @@ describe("the exchange's change feed", () => {
     await slow;
     await b.counts.exchange();
     expect(b.counts.othersInWindow("k")).toBe(6);
+  }, 30_000);
+});
+
+describe("an outage of the exchange", () => {
+  test("is told once, not at every exchange, and its recovery once; nothing accepted meanwhile is lost", async () => {
+    const db = await database();
+    const other = await db.instance();
+    const sql = await openPostgres(databaseFor(db.tmpPath)!, { max: 2 });
+    cleanups.push(() => sql.close());
+    // The real store, with its writes failing while `away` is set: the database is out of reach.
+    let away = false;
+    const real = pgSharedCounts(sql);
+    const flaky = { ...real, add: (instance: string, rows: CountRow[]) => (away ? Promise.reject(new Error("connection refused")) : real.add(instance, rows)) };
+    const told: string[] = [];
+    const counts = new SharedCounts(flaky, { instance: "flaky", clock: db.clock.now, windowMs: WINDOW, onError: () => told.push("error"), onRecovered: () => told.push("recovered") });
+    const limiter = new SlidingWindowLimiter({ clock: db.clock.now, windowMs: WINDOW, shared: counts });
+    away = true;
+    for (let i = 0; i < 3; i++) limiter.check("k", 10);
+    for (let i = 0; i < 5; i++) await counts.exchange();
+    expect(told).toEqual(["error"]);
+    away = false;
+    await counts.exchange();
+    await counts.exchange();
+    expect(told).toEqual(["error", "recovered"]);
+    await other.counts.exchange();
+    expect(other.counts.othersInWindow("k")).toBe(3);
   }, 30_000);
 });
