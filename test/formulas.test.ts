@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Database } from "bun:sqlite";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { formulaDetail, formulaSummary } from "../src/schemas/formulas.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { importFormulas, importIngredients } from "../src/admin/imports.ts";
-import { createWorkspace } from "../src/store/workspaces.ts";
-import { startTestServer, type TestServer } from "./helpers/harness.ts";
+import type { AdminStore } from "../src/admin/ops.ts";
+import { eventually, startTestServer, type TestServer } from "./helpers/harness.ts";
+import { openTestStore, writeRaw } from "./helpers/store.ts";
 
 let t: TestServer;
-let db: Database;
+let store: AdminStore;
 let read: string;
 let otherRead: string;
 let otherWorkspace: number;
@@ -22,20 +20,20 @@ const INGREDIENTS = [
   "Penny,Additives,1,true,,,",
 ].join("\n");
 
-/** Import formulas as the CLI does (same validation and arithmetic), into the server's data file. */
+/** Import formulas as the CLI does (same validation and arithmetic), into the server's data. */
 const importJson = (formulas: unknown[], workspaceId = 1, replace = false) =>
-  importFormulas(db, workspaceId, readFormulaFile(JSON.stringify(formulas)), { replace, now: NOW });
+  store.importFormulas(workspaceId, readFormulaFile(JSON.stringify(formulas)), { replace, now: NOW });
 const get = (path: string, key = read) => t.request("GET", path, { key });
 
 beforeAll(async () => {
   t = await startTestServer();
   read = t.key();
-  db = openDatabase(t.dataPath, { create: false });
-  otherWorkspace = createWorkspace(db, "other", "Other mill", NOW).id;
+  store = await openTestStore(t.dataPath);
+  otherWorkspace = (await store.createWorkspace("other", "Other mill", NOW)).id;
   otherRead = t.key({ workspace: "other" });
-  importIngredients(db, 1, INGREDIENTS, "csv", { update: false, now: NOW });
-  importIngredients(db, otherWorkspace, INGREDIENTS, "csv", { update: false, now: NOW });
-  importJson([
+  await store.importIngredients(1, INGREDIENTS, "csv", { update: false, now: NOW });
+  await store.importIngredients(otherWorkspace, INGREDIENTS, "csv", { update: false, now: NOW });
+  await importJson([
     {
       id: "broiler-starter",
       name: "Broiler starter",
@@ -54,10 +52,10 @@ beforeAll(async () => {
     { id: "B-layer", name: "Layer B", species: "Poultry", subcategory: "Layer", batchSize: 1000, createdAt: "2026-02-01T00:00:00.000Z", ingredients: [{ name: "Maize", percent: 100 }] },
     { id: "grower", name: "Grower pig", species: "Swine", subcategory: "Grower", batchSize: 1000, createdAt: "2026-01-20T00:00:00.000Z", ingredients: [{ name: "Maize", percent: 100 }] },
   ]);
-  importJson([{ id: "broiler-starter", name: "Other mill's starter", species: "Poultry", subcategory: "Broiler starter", batchSize: 500, ingredients: [{ name: "Maize", percent: 100 }] }], otherWorkspace);
+  await importJson([{ id: "broiler-starter", name: "Other mill's starter", species: "Poultry", subcategory: "Broiler starter", batchSize: 500, ingredients: [{ name: "Maize", percent: 100 }] }], otherWorkspace);
 });
 afterAll(async () => {
-  db.close();
+  await store.close();
   await t.stop();
 });
 
@@ -124,11 +122,17 @@ describe("GET /v1/formulas/:id", () => {
   });
 
   test("constraints always carry ratios: [] for a formula stored before ratio constraints existed", async () => {
-    db.query("INSERT INTO formulas (workspace_id, id, name, species, subcategory, batch_size, total_cost, created_at, nutrients, constraints) VALUES (1, 'old', 'Old', 'Swine', 'Grower', 1000, 0, '2025-01-01T00:00:00.000Z', '{}', ?)")
-      .run(JSON.stringify({ nutrients: [{ key: "CP", min: 15, max: null }], ingredients: [] }));
-    const body = await (await get("/v1/formulas/old")).json();
+    const constraints = JSON.stringify({ nutrients: [{ key: "CP", min: 15, max: null }], ingredients: [] });
+    writeRaw(
+      t.dataPath,
+      `INSERT INTO formulas (workspace_id, id, name, species, subcategory, batch_size, total_cost, created_at, nutrients, constraints) VALUES (1, 'old', 'Old', 'Swine', 'Grower', 1000, 0, '2025-01-01T00:00:00.000Z', '{}', '${constraints}')`,
+    );
+    // Written past the server, as another process would: on PostgreSQL it hears of it within a moment.
+    let res: Response | undefined;
+    await eventually(async () => (res = await get("/v1/formulas/old")).status === 200);
+    const body = await res!.json();
     expect(body.data.constraints).toEqual({ nutrients: [{ key: "CP", min: 15, max: null }], ingredients: [], ratios: [] });
-    db.query("DELETE FROM formulas WHERE workspace_id = 1 AND id = 'old'").run();
+    writeRaw(t.dataPath, "DELETE FROM formulas WHERE workspace_id = 1 AND id = 'old'");
   });
 
   test("HEAD answers like GET without a body", async () => {
@@ -182,11 +186,11 @@ describe("The rounding of docs/decisions.md#formulas-and-files, on cases where t
   const detail = async (id: string) => (await (await get(`/v1/formulas/${id}`, key)).json()).data;
   const formula = (id: string, batchSize: number, ingredients: unknown[], extra: object = {}) => ({ id, name: id, species: "Test", subcategory: "Rounding", batchSize, ingredients, ...extra });
 
-  beforeAll(() => {
-    const ws = createWorkspace(db, "rounding", "Rounding cases", NOW).id;
+  beforeAll(async () => {
+    const ws = (await store.createWorkspace("rounding", "Rounding cases", NOW)).id;
     key = t.key({ workspace: "rounding" });
-    importIngredients(db, ws, INGREDIENTS, "csv", { update: false, now: NOW });
-    importJson([
+    await store.importIngredients(ws, INGREDIENTS, "csv", { update: false, now: NOW });
+    await importJson([
       formula("cents", 1000, [
         { name: "Penny", percent: 0.5 },
         { name: "Penny", percent: 0.5 },

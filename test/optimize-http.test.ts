@@ -4,33 +4,29 @@
  * holds, infeasible formulas, caching per data generation, and a worklist that lets other requests through.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Database } from "bun:sqlite";
+import type { AdminStore } from "../src/admin/ops.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { round } from "../src/domain/formula-math.ts";
-import { seedDemo } from "../src/demo/seed.ts";
 import type { OptimizeResult, SavingsItem } from "../src/schemas/optimize.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { importFormulas } from "../src/admin/imports.ts";
-import { listFormulaDetails } from "../src/store/formulas.ts";
-import { findIngredient } from "../src/store/ingredients.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
+import { openTestStore } from "./helpers/store.ts";
 
 let t: TestServer;
 let read: string;
 let write: string;
-let db: Database;
+let db: AdminStore;
 
 beforeAll(async () => {
   t = await startTestServer();
-  db = openDatabase(t.dataPath, { create: false });
-  seedDemo(db, "2026-11-23T08:00:00.000Z");
+  db = await openTestStore(t.dataPath);
+  await db.seedDemo("2026-11-23T08:00:00.000Z");
   read = t.key();
   write = t.key({ write: true });
 });
 afterAll(async () => {
-  db.close();
+  await db.close();
   await t.stop();
 });
 
@@ -145,7 +141,7 @@ describe("GET /v1/formulas/:id/optimize", () => {
   });
 
   test("an infeasible formula: no optimized mix, no saving, the conflicts to relax", async () => {
-    importFormulas(db, 1, readFormulaFile(JSON.stringify([{
+    await db.importFormulas(1, readFormulaFile(JSON.stringify([{
       id: "impossible", name: "Impossible", species: "Poultry", subcategory: "Test", batchSize: 1000,
       ingredients: [{ name: "Maize", percent: 70 }, { name: "Soybean meal 48%", percent: 30 }],
       constraints: { nutrients: [{ key: "CP", min: 50, max: null }], ratios: [{ numerator: "Ca", denominator: "avP", min: null, max: 0.01 }] },
@@ -202,9 +198,11 @@ describe("GET /v1/reports/savings", () => {
 
   test("a worklist being computed lets other work run between its solves", async () => {
     const highs = await solverRuntime();
-    const formulas = listFormulaDetails(db, 1);
+    const formulas = await db.listFormulaDetails(1);
+    // The solves look ingredients up synchronously, as the server does from its own read.
+    const ingredients = new Map((await db.listIngredientDetails(1)).map((i) => [i.name, i]));
     const order: string[] = [];
-    const worklist = savingsWorklist(highs, formulas, (name) => findIngredient(db, 1, name)).then(() => order.push("worklist"));
+    const worklist = savingsWorklist(highs, formulas, (name) => ingredients.get(name) ?? null).then(() => order.push("worklist"));
     // Queued after the worklist's first solve: it runs before the worklist ends only if the worklist yields.
     setImmediate(() => order.push("other request"));
     await worklist;

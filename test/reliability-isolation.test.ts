@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Database } from "bun:sqlite";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { routes as table } from "../src/http/routes/index.ts";
 import { accessOf, type Route } from "../src/http/route.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { listEvents } from "../src/store/events.ts";
-import { importFormulas, importIngredients } from "../src/admin/imports.ts";
-import { updatePrice } from "../src/store/ingredient-changes.ts";
-import { transaction } from "../src/store/transaction.ts";
-import { createWorkspace } from "../src/store/workspaces.ts";
-import { startTestServer, type TestServer } from "./helpers/harness.ts";
+import { startTestServer, TestClock, type TestServer } from "./helpers/harness.ts";
+import { openTestStore, storedEvents } from "./helpers/store.ts";
 
 /**
  * Every route and method of `routes`, with a write key of one workspace against the data of another.
@@ -57,27 +51,33 @@ function workspaceData(marker: string, cereal: number) {
 }
 
 let t: TestServer;
-let db: Database;
 let alpha: Side;
 let beta: Side;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  db = openDatabase(t.dataPath, { create: false });
-  const betaId = createWorkspace(db, "beta", "Beta mill", NOW).id;
+  // The server's clock stands at LATER: the price changes made through it come after the imports.
+  t = await startTestServer({ clock: new TestClock(Date.parse(LATER)) });
+  const store = await openTestStore(t.dataPath);
   const sides: Side[] = [];
-  for (const [slug, marker, workspaceId, cereal] of [["default", "Alphamill", 1, 200], ["beta", "Betamill", betaId, 180]] as const) {
-    const data = workspaceData(marker, cereal);
-    importIngredients(db, workspaceId, data.csv, "csv", { update: false, now: NOW });
-    importFormulas(db, workspaceId, readFormulaFile(data.formulas), { replace: false, now: NOW });
-    // A price change after the formulas were saved: each side's history, costs and report show its own moves.
-    transaction(db, () => updatePrice(db, { workspaceId, keyId: null, now: LATER }, `${marker} maize`, { price: cereal + 1 }));
-    sides.push({ slug, marker, workspaceId, key: t.key({ write: true, workspace: slug }), only: data.only });
+  try {
+    const betaId = (await store.createWorkspace("beta", "Beta mill", NOW)).id;
+    for (const [slug, marker, workspaceId, cereal] of [["default", "Alphamill", 1, 200], ["beta", "Betamill", betaId, 180]] as const) {
+      const data = workspaceData(marker, cereal);
+      await store.importIngredients(workspaceId, data.csv, "csv", { update: false, now: NOW });
+      await store.importFormulas(workspaceId, readFormulaFile(data.formulas), { replace: false, now: NOW });
+      sides.push({ slug, marker, workspaceId, key: t.key({ write: true, workspace: slug }), only: data.only });
+    }
+  } finally {
+    await store.close();
+  }
+  // A price change after the formulas were saved: each side's history, costs and report show its own moves.
+  for (const [side, cereal] of [[sides[0]!, 200], [sides[1]!, 180]] as const) {
+    const res = await t.request("PUT", `/v1/prices/${encodeURIComponent(`${side.marker} maize`)}`, { key: side.key, body: { price: cereal + 1 } });
+    expect(res.status).toBe(200);
   }
   [alpha, beta] = sides as [Side, Side];
 });
 afterAll(async () => {
-  db.close();
   await t.stop();
 });
 
@@ -128,7 +128,7 @@ async function snapshot(owner: Side) {
       seen[path] = { status: res.status, body };
     }
   }
-  return { seen, events: listEvents(db, owner.workspaceId).length };
+  return { seen, events: storedEvents(t.dataPath, owner.workspaceId).length };
 }
 
 describe("workspace isolation on every route", () => {

@@ -1,10 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { isoTime } from "../src/domain/time.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { listDeliveries } from "../src/store/deliveries.ts";
-import { createWebhook } from "../src/store/webhooks.ts";
 import { generateSecret } from "../src/webhooks/secret.ts";
 import { eventually, startTestServer } from "./helpers/harness.ts";
+import { openTestStore } from "./helpers/store.ts";
 import { gate, independentHex, startRecorder, type Recorded, type Recorder } from "./helpers/webhooks.ts";
 
 const INGREDIENTS = ["Maize", "Wheat", "Barley", "Sorghum", "Canola meal", "Fish meal"];
@@ -33,17 +31,17 @@ describe("receiver outage", () => {
     await probe.stop();
     const hang = gate();
     let receiver: Recorder | null = null;
-    const db = openDatabase(t.dataPath, { create: false });
+    const db = await openTestStore(t.dataPath);
     try {
       const secret = generateSecret();
-      const webhookId = createWebhook(db, { workspaceId: 1, url: `http://127.0.0.1:${port}/`, secret, events: null, now: isoTime(Date.now()) });
+      const webhookId = await db.createWebhook({ workspaceId: 1, url: `http://127.0.0.1:${port}/`, secret, events: null, now: isoTime(Date.now()) });
       const key = t.key({ write: true });
       for (const name of INGREDIENTS) expect((await t.request("POST", "/v1/ingredients", { key, body: { name, price: 100 } })).status).toBe(201);
       for (const price of [101, 102]) {
         for (const name of INGREDIENTS) expect((await t.request("PUT", `/v1/prices/${encodeURIComponent(name)}`, { key, body: { price } })).status).toBe(200);
       }
       // Per-ingredient order: only each ingredient's first event is tried while the receiver is out; the rest wait behind it.
-      const heads = listDeliveries(db, { webhookId, limit: 100 }).filter((d) => d.event === "ingredient.added").map((d) => d.id);
+      const heads = (await db.listDeliveries({ webhookId, limit: 100 })).filter((d) => d.event === "ingredient.added").map((d) => d.id);
       expect(heads).toHaveLength(INGREDIENTS.length);
       const outcomes = (id: string) =>
         t
@@ -71,8 +69,8 @@ describe("receiver outage", () => {
       hang.open();
 
       const total = INGREDIENTS.length * 3;
-      await eventually(() => listDeliveries(db, { webhookId, status: "delivered", limit: 100 }).length === total, 15_000);
-      expect(listDeliveries(db, { webhookId, limit: 100 }).filter((d) => d.status !== "delivered")).toEqual([]);
+      await eventually(async () => (await db.listDeliveries({ webhookId, status: "delivered", limit: 100 })).length === total, 15_000);
+      expect((await db.listDeliveries({ webhookId, limit: 100 })).filter((d) => d.status !== "delivered")).toEqual([]);
       // Each head went through the whole outage in order before it was delivered.
       for (const id of heads) {
         const seen = outcomes(id).filter((o, i, all) => all.indexOf(o) === i);
@@ -87,7 +85,7 @@ describe("receiver outage", () => {
       expect(Object.fromEntries(byIngredient)).toEqual(Object.fromEntries(INGREDIENTS.map((name) => [name, [100, 101, 102]])));
     } finally {
       hang.open();
-      db.close();
+      await db.close();
       await receiver?.stop();
       await t.stop();
     }

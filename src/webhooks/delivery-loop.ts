@@ -110,6 +110,7 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   let lastRanAt = performance.now();
   // While outcomes cannot be written (a full disk), no attempt starts before `pausedUntil` (performance.now()).
   let pausedUntil = 0;
+  let scanFailing = false;
   let pauseMs = 0;
 
   function wake(): void {
@@ -138,9 +139,13 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
         const next = await store.nextDueAfter(now);
         if (next !== null) delay = Math.min(delay, Math.max(0, next - now));
       }
+      if (scanFailing) logger.log("info", "webhook delivery scans work again");
+      scanFailing = false;
     } catch (error) {
-      // A busy data file (an admin command holding the lock), a lost connection, a transient I/O error: look again later.
-      logger.log("error", "webhook delivery scan failed", { error: String(error) });
+      // A busy data file (an admin command holding the lock), a lost connection, a transient I/O error:
+      // look again at the next poll, saying so once per outage rather than at every poll.
+      if (!scanFailing) logger.log("error", "webhook delivery scan failed; retrying until it works", { error: String(error) });
+      scanFailing = true;
     }
     scanning = false;
     if (stopping) return;

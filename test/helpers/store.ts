@@ -69,3 +69,22 @@ export function storedEvents(dataPath: string, workspaceId: number): StoredEvent
     db.close();
   }
 }
+
+/**
+ * Run SQL both backends take as it is, for rows no command makes any more (a row as an older version
+ * stored it); on PostgreSQL it ends with the notification a change sends, so a running server reads afresh.
+ * @example writeRaw(path, "DELETE FROM formulas WHERE id = 'old'")
+ */
+export function writeRaw(dataPath: string, script: string): void {
+  const url = databaseFor(dataPath);
+  if (url !== undefined) {
+    psql(url, `BEGIN; ${script}; SELECT pg_notify('feedbase', ''); COMMIT`);
+    return;
+  }
+  const db = openDatabase(dataPath, { create: false });
+  try {
+    db.run(script);
+  } finally {
+    db.close();
+  }
+}

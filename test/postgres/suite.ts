@@ -15,6 +15,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/fault-endless-body.test.ts",
   "test/fault-error-objects.test.ts",
   "test/fault-unicode-names.test.ts",
+  "test/formulas.test.ts",
   "test/http-core.test.ts",
   "test/import-export.test.ts",
   "test/import-large.test.ts",
@@ -25,11 +26,15 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/openapi.test.ts",
   "test/optimize-cli.test.ts",
   "test/proxy.test.ts",
+  "test/reliability-isolation.test.ts",
   "test/reliability-secrets.test.ts",
   "test/tls.test.ts",
   "test/webhook-admin.test.ts",
   "test/webhook-tools.test.ts",
   "test/rate-limit.test.ts",
+  "test/webhook-delivery.test.ts",
+  "test/reliability-outage.test.ts",
+  "test/optimize-http.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -42,6 +47,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/admin.pg.ts",
   "test/postgres/instances.pg.ts",
   "test/postgres/outbox.pg.ts",
+  "test/postgres/outage.pg.ts",
 ];
 
 /** About the SQLite file itself: SQLite only, and why. */
@@ -72,15 +78,10 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/serve.test.ts": "one test checks that serve creates a missing data file",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
   "test/fault-csv-injection.test.ts": "reads the imported rows straight from the SQLite file",
-  "test/formulas.test.ts": "seeds ingredients and workspaces straight into the SQLite file",
   "test/history-webhook.test.ts": "seeds and checks history, events and deliveries straight in the SQLite file",
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
-  "test/optimize-http.test.ts": "seeds the demo straight into the SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
-  "test/reliability-isolation.test.ts": "seeds workspaces and checks events straight in the SQLite file",
-  "test/reliability-outage.test.ts": "reads deliveries straight from the SQLite file",
   "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
-  "test/webhook-delivery.test.ts": "seeds events and reads deliveries straight in the SQLite file",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
