@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../src/store/db.ts";
 import { insertIngredient, updatePrice } from "../src/store/ingredient-changes.ts";
 import { transaction } from "../src/store/transaction.ts";
+import { createWorkspace } from "../src/store/workspaces.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
 
 /** Bodies are kept serialized between writes; these tests prove no stale answer follows an acknowledged write. */
@@ -57,6 +58,32 @@ describe("cached read bodies", () => {
     expect(await count("?category=General%00x")).toBe(0);
     expect(await count("")).toBe(all);
     expect(await count("?category=General")).toBe(all);
+  });
+
+  test("a GET answered again from what it got (no routing) answers as routing would: per workspace, with its ETag and 304, 404s unchanged", async () => {
+    const other = openDatabase(t.dataPath, { create: false });
+    try {
+      createWorkspace(other, "north", "North", new Date().toISOString());
+      transaction(other, () => insertIngredient(other, 2, { name: "Maize", category: "North", price: 7, inStock: true, nutrients: {} }, "api", new Date().toISOString()));
+    } finally {
+      other.close();
+    }
+    const north = t.key({ workspace: "north" });
+    const get = (path: string, key: string, headers: Record<string, string> = {}) => t.request("GET", path, { key, headers, socket: true });
+    for (const path of ["/v1/ingredients/Maize", "/v1/prices?inStock=true", "/v1/prices/Maize?from=2000-01-01T00:00:00.000Z"]) {
+      const first = [await get(path, read), await get(path, north)];
+      const again = [await get(path, read), await get(path, north), await get(path, write)];
+      const data = async (res: Response) => (await res.json()).data;
+      const firstData = await Promise.all(first.map(data));
+      expect(firstData[0]).not.toEqual(firstData[1]);
+      expect(await Promise.all(again.map(data))).toEqual([firstData[0], firstData[1], firstData[0]]);
+      const etag = first[0]!.headers.get("etag")!;
+      expect(again[0]!.headers.get("etag")).toBe(etag);
+      expect(again[1]!.headers.get("etag")).not.toBe(etag);
+      expect((await get(path, read, { "If-None-Match": etag })).status).toBe(304);
+      expect((await get(path, north, { "If-None-Match": etag })).status).toBe(200);
+    }
+    for (let i = 0; i < 2; i++) expect((await get("/v1/ingredients/Nothing", read)).status).toBe(404);
   });
 
   test("timestamps stay per request while the body is cached", async () => {

@@ -34,6 +34,17 @@ export interface FetchDeps {
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
+
+/** A cached GET's answer, kept by workspace, raw path and query for the generation it was built in. */
+interface Answered {
+  body: PreparedBody;
+  /** Finished with the request's timestamp (all but the price list and history). */
+  timed: boolean;
+  etag: boolean;
+  /** The route's template and whether it is logged, as routing would have set them. */
+  route: string;
+  quiet: boolean;
+}
 /**
  * The HTTP surface as a function. `connection` names the client's connection (address and port) when
  * the request came over a socket: writes on a connection known to wait for its answers may share a
@@ -61,6 +72,7 @@ export function createFetch(options: FetchDeps): AppFetch {
   const endpoint = options.metrics?.endpoint ?? null;
   const keys = new ReadCache<KeyAuth>();
   const bodies = new ReadCache<PreparedBody>();
+  const answered = new ReadCache<Answered>();
   // Requests in the same millisecond share one timestamp string (and so one finished cached body).
   const timestampOf = timestamper();
   const pipelines = new PipelineWatch();
@@ -131,8 +143,21 @@ export function createFetch(options: FetchDeps): AppFetch {
     }
   }
 
-  /** Route and method, permission, then the handler. */
+  /**
+   * Route and method, permission, then the handler. A GET the workspace already had answered from the
+   * cache in this generation is answered again from what it got, without routing: the same path and
+   * query in the same workspace and generation pass the same checks and name the same cached body.
+   */
   function route(req: Request, path: string, query: string, caller: Caller, key: KeyAuth | null, now: number, generation: number, ifNoneMatch: string | null): Reply | Promise<Reply> {
+    const seen = key !== null && (req.method === "GET" || req.method === "HEAD") ? `${key.workspaceId} ${path}?${query}` : null;
+    if (seen !== null) {
+      const hit = answered.peek(generation, seen);
+      if (hit) {
+        caller.quiet = hit.quiet;
+        caller.route = hit.route;
+        return replyWith(hit.body, hit.timed ? timestampOf(now) : undefined, hit.etag, ifNoneMatch);
+      }
+    }
     const match = router.match(req.method, path);
     if (match.kind === "none") throw new HttpError(404, "Not found");
     caller.quiet = match.quiet;
@@ -141,6 +166,12 @@ export function createFetch(options: FetchDeps): AppFetch {
     if (accessOf(match.route.route) === "write" && !key!.canWrite) throw new HttpError(403, "Write permission required");
     const timestamp = timestampOf(now);
     const etag = match.route.route.etag === true;
+    // Only reads: their answer depends on the key's workspace alone, never on its permissions.
+    const remember = seen !== null && accessOf(match.route.route) === "read" ? seen : null;
+    const { quiet } = match;
+    const keep = (body: PreparedBody, timed: boolean) => {
+      if (remember !== null) answered.put(generation, remember, { body, timed, etag, route: caller.route!, quiet });
+    };
     const ctx = {
       req,
       key,
@@ -149,7 +180,7 @@ export function createFetch(options: FetchDeps): AppFetch {
       rawQuery: query,
       read: backend.read,
       write: caller.mayShareCommit ? backend.batchedWrite : backend.write,
-      cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined, etag, ifNoneMatch),
+      cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined, etag, ifNoneMatch, keep),
       readiness: options.readiness,
       metrics: endpoint,
     } as RequestContext;
@@ -167,16 +198,23 @@ export function createFetch(options: FetchDeps): AppFetch {
     timestamp: string | undefined,
     etag: boolean,
     ifNoneMatch: string | null,
+    keep: (body: PreparedBody, timed: boolean) => void,
   ): Reply | Promise<Reply> {
     const reply = (body: PreparedBody): Reply => {
-      if (etag && ifNoneMatch !== null && noneMatch(ifNoneMatch, body.etag)) return { status: 304, body: null, headers: body.etagHeader };
-      return jsonReply(200, timestamp === undefined ? body.untimed() : body.at(timestamp), etag ? body.etagHeader : undefined);
+      keep(body, timestamp !== undefined);
+      return replyWith(body, timestamp, etag, ifNoneMatch);
     };
     const kept = bodies.peek(generation, key);
     if (kept) return reply(kept);
     const open = build();
     if (typeof open === "string") return reply(bodies.put(generation, key, new PreparedBody(open)));
     return open.then((text) => reply(bodies.put(generation, key, new PreparedBody(text))));
+  }
+
+  /** The 200 of a kept body (finished with the timestamp when given), or a 304 when `If-None-Match` names its ETag. */
+  function replyWith(body: PreparedBody, timestamp: string | undefined, etag: boolean, ifNoneMatch: string | null): Reply {
+    if (etag && ifNoneMatch !== null && noneMatch(ifNoneMatch, body.etag)) return { status: 304, body: null, headers: body.etagHeader };
+    return jsonReply(200, timestamp === undefined ? body.untimed() : body.at(timestamp), etag ? body.etagHeader : undefined);
   }
 
   function failure(error: unknown, requestId: string, req: Request, path: string): Reply {

@@ -1,5 +1,7 @@
 /** Connections remembered at most; past it they are all forgotten (a forgotten one only commits sooner). */
 const MAX_CONNECTIONS = 10_000;
+/** Turns count up from 0, so a negative number cannot be one. */
+const PIPELINED = -1;
 
 /**
  * Tells whether a write may wait for the turn's shared commit or must commit before Bun reads on.
@@ -15,9 +17,8 @@ const MAX_CONNECTIONS = 10_000;
 export class PipelineWatch {
   private turn = 0;
   private turnCounting = false;
-  /** Connection → the turn of its last request. */
+  /** Connection → the turn of its last request, or PIPELINED once it has sent two in one turn (for good). */
   private readonly lastTurn = new Map<string, number>();
-  private readonly pipelined = new Set<string>();
 
   /** Record a request on `connection`; true when a write of it may wait for a shared commit. */
   note(connection: string): boolean {
@@ -28,13 +29,19 @@ export class PipelineWatch {
         this.turnCounting = false;
       });
     }
+    // One map lookup per request on the way to every answer, cached GETs included.
     const last = this.lastTurn.get(connection);
-    if (last === this.turn) this.pipelined.add(connection);
-    if (last === undefined && this.lastTurn.size >= MAX_CONNECTIONS) {
-      this.lastTurn.clear();
-      this.pipelined.clear();
+    if (last === PIPELINED) return false;
+    if (last === undefined) {
+      if (this.lastTurn.size >= MAX_CONNECTIONS) this.lastTurn.clear();
+      this.lastTurn.set(connection, this.turn);
+      return false;
+    }
+    if (last === this.turn) {
+      this.lastTurn.set(connection, PIPELINED);
+      return false;
     }
     this.lastTurn.set(connection, this.turn);
-    return last !== undefined && !this.pipelined.has(connection);
+    return true;
   }
 }

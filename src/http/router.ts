@@ -151,10 +151,24 @@ function parseQuery(schema: QuerySchema, repeated: Set<string>, rawQuery: string
  */
 export function decodeSegment(segment: string): string {
   if (!segment.includes("%")) return segment;
+  const known = decoded.get(segment);
+  if (known !== undefined) return known;
+  let name: string;
   try {
     // NFC, as names are stored: `Caf%C3%A9` and `Cafe%CC%81` name the same ingredient.
-    return decodeURIComponent(segment).normalize("NFC");
+    name = decodeURIComponent(segment).normalize("NFC");
   } catch {
     throw new HttpError(400, "Malformed percent-escape in path");
   }
+  if (decoded.size >= MAX_DECODED) decoded.clear();
+  decoded.set(segment, name);
+  return name;
 }
+
+/**
+ * Escaped segments decoded before: a detail GET names the same few thousand records again and again,
+ * and decoding with NFC costs several times a lookup. Past the bound all are forgotten (the names are
+ * the caller's choice, so the key space is unbounded).
+ */
+const decoded = new Map<string, string>();
+const MAX_DECODED = 10_000;
