@@ -12,6 +12,7 @@ import { pgBackend } from "../store/pg/backend.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import { PgDataVersion } from "../store/pg/data-version.ts";
 import { pendingByWebhook } from "../store/pg/delivery-admin.ts";
+import { releaseDeadClaims } from "../store/pg/deliveries.ts";
 import { findKey } from "../store/pg/keys.ts";
 import { databaseAnswers, isPgStorageFull, probeWrite } from "../store/pg/readiness.ts";
 import { DEFAULT_TUNING, startDeliveryLoop } from "../webhooks/delivery-loop.ts";
@@ -27,6 +28,16 @@ function leaseForTests(): number | undefined {
   if (ms === undefined || ms === "") return undefined;
   if (!/^\d+$/.test(ms)) throw new Error(`FEEDBASE_TEST_LEASE_MS must be a whole number of milliseconds, not ${ms}`);
   return Number(ms);
+}
+
+/** Whether a process of this host still runs (signal 0 checks without sending; EPERM: it runs as another user). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** This process among the instances sharing the database, as `claimed_by` names it. */
@@ -67,6 +78,8 @@ export async function openPostgresStore(url: string, deps: StoreDeps): Promise<S
     await sql.close();
     throw error;
   }
+  const freed = await releaseDeadClaims(sql, hostname(), pidAlive).catch(() => 0);
+  if (freed > 0) logger.log("info", "released the webhook claims of a stopped instance on this host", { deliveries: freed });
   const perWebhook = deps.webhooks?.perWebhook ?? DEFAULT_TUNING.perWebhook;
   const deliveries = startDeliveryLoop({
     store: pgDeliveryStore(sql, instance, perWebhook, () => deps.onCommit(1), leaseForTests()),

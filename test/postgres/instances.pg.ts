@@ -150,6 +150,33 @@ describe("two instances on one PostgreSQL database", () => {
     }
   }, 90_000);
 
+  test("an instance restarted after SIGKILL sends what it had claimed at once, not after the lease", async () => {
+    let hold = true;
+    const receiver = startRecorder(async () => {
+      while (hold) await Bun.sleep(20);
+      return new Response(null, { status: 204 });
+    });
+    const s = await twoInstances({ receiver });
+    try {
+      // One instance alone on the database, as a mill that restarts its one server after a crash.
+      await s.instances[1]!.stop();
+      expect((await s.call(s.instances[0]!, "PUT", "/v1/prices/Maize", { price: 555 })).status).toBe(200);
+      await eventually(() => receiver.requests.length === 1, 10_000);
+      s.instances[0]!.proc.kill("SIGKILL");
+      await s.instances[0]!.proc.exited;
+      hold = false;
+      s.instances[0] = await spawnServe(s.tmp.dataPath);
+      // The 60 s lease is not waited for: the restarted instance frees its dead predecessor's claims.
+      await eventually(() => receiver.requests.length >= 2, 20_000);
+      expect(receiver.requests[1]!.headers["webhook-id"]).toBe(receiver.requests[0]!.headers["webhook-id"]!);
+      expect(s.instances[0]!.output()).toContain("released the webhook claims of a stopped instance on this host");
+    } finally {
+      hold = false;
+      await s.stop();
+      await receiver.stop();
+    }
+  }, 90_000);
+
   test("an instance killed mid-delivery: the other sends what it had claimed once the lease ends", async () => {
     let hold = true;
     const receiver = startRecorder(async () => {

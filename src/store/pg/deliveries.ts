@@ -75,6 +75,25 @@ export async function releaseClaims(sql: SQL, instance: string): Promise<void> {
   await sql`UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ${instance} AND status = 'pending'`;
 }
 
+/**
+ * Give back the claims of instances on this host whose process is gone (`claimed_by` is
+ * host:pid:random): after a crash and restart the deliveries go out at once instead of after the lease.
+ * A process that may still run is left alone (its claims expire as usual). Returns how many were freed.
+ * @example await releaseDeadClaims(sql, hostname(), (pid) => pidAlive(pid)) // 3
+ */
+export async function releaseDeadClaims(sql: SQL, host: string, alive: (pid: number) => boolean): Promise<number> {
+  const holders = (await sql`SELECT DISTINCT claimed_by AS holder FROM deliveries
+    WHERE status = 'pending' AND claimed_by LIKE ${host.replace(/[\\%_]/g, "\\$&") + ":%"}`) as { holder: string }[];
+  const dead = holders.map((h) => h.holder).filter((holder) => {
+    const pid = Number(holder.slice(host.length + 1).split(":")[0]);
+    return Number.isInteger(pid) && pid > 0 && !alive(pid);
+  });
+  if (dead.length === 0) return 0;
+  const freed = await sql`UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL
+    WHERE status = 'pending' AND claimed_by IN ${sql(dead)}`;
+  return freed.count;
+}
+
 /** The earliest time after `nowMs` a pending delivery falls due, or null. @example await nextDueAfter(sql, Date.now()) */
 export async function nextDueAfter(sql: SQL, nowMs: number): Promise<number | null> {
   const [row] = (await sql`SELECT min(next_attempt_at)::float8 AS at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ${nowMs}::bigint`) as { at: number | null }[];
