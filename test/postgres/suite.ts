@@ -35,6 +35,8 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/webhook-delivery.test.ts",
   "test/reliability-outage.test.ts",
   "test/optimize-http.test.ts",
+  "test/history-webhook.test.ts",
+  "test/webhook-crash.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -78,10 +80,8 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/serve.test.ts": "one test checks that serve creates a missing data file",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
   "test/fault-csv-injection.test.ts": "reads the imported rows straight from the SQLite file",
-  "test/history-webhook.test.ts": "seeds and checks history, events and deliveries straight in the SQLite file",
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
-  "test/webhook-crash.test.ts": "reads deliveries straight from the SQLite file after kill -9",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
