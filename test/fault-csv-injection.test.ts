@@ -5,21 +5,22 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { closeDatabase, openDatabase } from "../src/store/db.ts";
 import { cli, tempDir } from "./helpers/harness.ts";
+import { openTestStore } from "./helpers/store.ts";
 
 const NAMES = ['=HYPERLINK("http://x","click")', "+1+2", "-2+3", "@SUM(A1)", "'=already quoted", "''@twice", "'plain quote", "Plain name"];
 
 describe("CSV export and formula injection", () => {
   test("formula-like names, categories and nutrient keys are exported with a leading ' and imported back exactly; the round trip is byte-identical", async () => {
     const tmp = tempDir();
+    // The second data "file" the round trip imports into: a database of its own in PostgreSQL mode.
+    const other = tempDir();
     try {
       const json = join(tmp.dir, "odd.json");
       const ingredients = NAMES.map((name, i) => ({ name, category: i % 2 ? "=cmd|' /C calc'!A0" : "Cereals", price: 100 + i, inStock: true, nutrients: { "=CP": i, "-Lys": -0.5, DM: 88 } }));
       await Bun.write(json, JSON.stringify(ingredients));
-      const first = join(tmp.dir, "first.db");
-      const second = join(tmp.dir, "second.db");
-      for (const path of [first, second]) closeDatabase(openDatabase(path, { create: true }));
+      const [first, second] = [tmp.dataPath, other.dataPath];
+      for (const path of [first, second]) await (await openTestStore(path, { create: true })).close();
       expect((await cli(["import", "ingredients", json, "--workspace", "default", "--data", first])).code).toBe(0);
 
       const exported = await cli(["export", "ingredients", "--format", "csv", "--data", first]);
@@ -47,6 +48,7 @@ describe("CSV export and formula injection", () => {
       }
     } finally {
       tmp.cleanup();
+      other.cleanup();
     }
   }, 30_000);
 });

@@ -7,6 +7,7 @@
 
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
 export const BACKEND_NEUTRAL: readonly string[] = [
+  "test/fault-csv-injection.test.ts",
   "test/bad-input.test.ts",
   "test/cli-keys.test.ts",
   "test/etag.test.ts",
@@ -79,7 +80,6 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/reliability-concurrency.test.ts": "runs backup beside concurrent writes",
   "test/serve.test.ts": "one test checks that serve creates a missing data file",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
-  "test/fault-csv-injection.test.ts": "reads the imported rows straight from the SQLite file",
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
 };
