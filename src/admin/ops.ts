@@ -5,6 +5,7 @@
  * src/store/pg/, typed here against the same names (`PgAdminOps`) and loaded only for a `postgres://` URL.
  */
 import type { Database } from "bun:sqlite";
+import { operations } from "../store/bind.ts";
 import type { SQL } from "bun";
 import type { seedDemo } from "../demo/seed.ts";
 import { listAttempts } from "../store/attempts.ts";
@@ -93,15 +94,13 @@ export const ADMIN_WRITES: ReadonlySet<string> = new Set(Object.keys(WRITES));
  * @example const store = sqliteAdmin(openDatabase("feedbase.db", { create: false }))
  */
 export function sqliteAdmin(db: Database): AdminStore {
-  const store: Record<string, unknown> = { close: async () => closeDatabase(db) };
-  for (const [name, fn] of Object.entries(READS) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
-    store[name] = (...args: unknown[]) => fn(db, ...args);
-  }
+  const store = {
+    ...operations<Database>(READS, (fn) => (...args) => fn(db, ...args)),
+    ...operations<Database>(WRITES, (fn) => (...args) => transaction(db, () => fn(db, ...args) as never)),
+    close: async () => closeDatabase(db),
+  };
   for (const [name, load] of Object.entries(WHOLE) as [string, () => Promise<(db: Database, ...args: unknown[]) => unknown>][]) {
-    store[name] = async (...args: unknown[]) => (await load())(db, ...args);
+    (store as Record<string, unknown>)[name] = async (...args: unknown[]) => (await load())(db, ...args);
   }
-  for (const [name, fn] of Object.entries(WRITES) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
-    store[name] = (...args: unknown[]) => transaction(db, () => fn(db, ...args) as never);
-  }
-  return store as AdminStore;
+  return store as unknown as AdminStore;
 }

@@ -14,6 +14,7 @@ import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
 import type { WriteQueue } from "./write-queue.ts";
+import { operations } from "./bind.ts";
 
 /** The reads handlers may make: store functions whose first parameter is the connection. Add a read here. */
 const READS = {
@@ -60,20 +61,13 @@ export interface Backend {
  * @example const backend = sqliteBackend(db, writes, [() => version.touch(), () => deliveries.wake()])
  */
 export function sqliteBackend(db: Database, queue: WriteQueue, afterWrite: readonly (() => void)[]): Backend {
-  const read: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(READS) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
-    read[name] = (...args: unknown[]) => fn(db, ...args);
-  }
-  const writes = (schedule: WriteQueue["run"]): Writes => {
-    const write: Record<string, unknown> = {};
-    for (const [name, fn] of Object.entries(WRITES) as [string, (db: Database, ...args: unknown[]) => unknown][]) {
-      write[name] = (...args: unknown[]) =>
-        schedule((tx) => {
-          for (const effect of afterWrite) tx.afterCommit(effect);
-          return fn(db, ...args) as never;
-        });
-    }
-    return write as Writes;
-  };
+  const read = operations<Database>(READS, (fn) => (...args) => fn(db, ...args));
+  const writes = (schedule: WriteQueue["run"]): Writes =>
+    operations<Database>(WRITES, (fn) => (...args) =>
+      schedule((tx) => {
+        for (const effect of afterWrite) tx.afterCommit(effect);
+        return fn(db, ...args) as never;
+      }),
+    ) as Writes;
   return { read: read as Reads, write: writes((work) => queue.run(work)), batchedWrite: writes((work) => queue.runLater(work)) };
 }

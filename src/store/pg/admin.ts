@@ -4,6 +4,7 @@
  * running servers listen for (`writeTransaction`); whole operations (imports, the demo) open their own.
  */
 import type { SQL } from "bun";
+import { operations } from "../bind.ts";
 import { ADMIN_WRITES, type AdminStore, type PgAdminOps } from "../../admin/ops.ts";
 import { seedDemo } from "../../demo/pg-seed.ts";
 import * as changes from "./admin-changes.ts";
@@ -60,11 +61,10 @@ const OPS: PgAdminOps = {
  * @example const store = pgAdmin(await openPostgres(url)); await store.listKeys()
  */
 export function pgAdmin(sql: SQL): AdminStore {
-  const store: Record<string, unknown> = { close: () => sql.close() };
-  for (const [name, fn] of Object.entries(OPS) as [string, (sql: SQL, ...args: unknown[]) => Promise<unknown>][]) {
-    store[name] = ADMIN_WRITES.has(name) ? (...args: unknown[]) => writeTransaction(sql, (tx) => fn(tx, ...args)) : (...args: unknown[]) => fn(sql, ...args);
-  }
-  return store as AdminStore;
+  const store = operations<SQL>(OPS, (fn, name) =>
+    ADMIN_WRITES.has(name) ? (...args) => writeTransaction(sql, (tx) => fn(tx, ...args) as Promise<unknown>) : (...args) => fn(sql, ...args),
+  );
+  return { ...store, close: () => sql.close() } as unknown as AdminStore;
 }
 
 /** Connect (and migrate) for one command. @example const store = await openPgAdmin("postgres://mill@db/feedbase") */

@@ -13,6 +13,7 @@ import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { writeTransaction } from "./transaction.ts";
+import { operations } from "../bind.ts";
 
 /** Each name of `T` as a PostgreSQL store function: the connection first, then the same arguments, the same result later. */
 type Twins<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (sql: SQL, ...args: A) => Promise<Awaited<R>> : never };
@@ -42,18 +43,12 @@ const WRITES = { createIngredient, updatePrice } satisfies Twins<Writes>;
  * @example const backend = pgBackend(sql, [() => version.touch(), () => deliveries.wake()])
  */
 export function pgBackend(sql: SQL, afterWrite: readonly (() => void)[]): Backend {
-  const read: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(READS) as [string, (sql: SQL, ...args: unknown[]) => unknown][]) {
-    read[name] = (...args: unknown[]) => fn(sql, ...args);
-  }
-  const write: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(WRITES) as [string, (sql: SQL, ...args: unknown[]) => Promise<unknown>][]) {
-    write[name] = async (...args: unknown[]) => {
-      const result = await writeTransaction(sql, (tx) => fn(tx, ...args));
-      for (const effect of afterWrite) effect();
-      return result;
-    };
-  }
+  const read = operations<SQL>(READS, (fn) => (...args) => fn(sql, ...args));
+  const write = operations<SQL>(WRITES, (fn) => async (...args) => {
+    const result = await writeTransaction(sql, (tx) => fn(tx, ...args) as Promise<unknown>);
+    for (const effect of afterWrite) effect();
+    return result;
+  });
   // No group commit here: each write commits on its own connection of the pool, concurrently.
   return { read: read as Reads, write: write as Writes, batchedWrite: write as Writes };
 }
