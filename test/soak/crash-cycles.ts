@@ -33,7 +33,8 @@ const FIRST_INGREDIENTS = 24;
 const KILL_AFTER = { min: 150, max: 1500 };
 /** Short, and long enough in count that a delivery outlives a few kills and the receiver's 500s. */
 const RETRY_SCHEDULE = "0.05,0.1,0.2,0.3,0.5,0.5,1,1,1,1,1,1";
-const DRAIN_TIMEOUT_MS = 120_000;
+// Writers outrun one webhook's deliveries (4 in flight) on a quiet machine: 36,000 events took over 120 s to drain.
+const DRAIN_TIMEOUT_MS = 360_000;
 const EXE = join(ROOT, "dist", "feedbase");
 const OUT = join(import.meta.dir, POSTGRES_MODE ? "last-run-postgres.json" : "last-run.json");
 /** PostgreSQL mode: how long the workers go on through the surviving instance after the kill (ms, seeded). */
