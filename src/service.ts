@@ -71,7 +71,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const store: ServedStore =
     options.data.kind === "sqlite" ? openSqliteStore(options.data.path, deps) : await (await import("./service/postgres.ts")).openPostgresStore(options.data.url, deps);
   const { readiness } = store;
-  if (options.metrics) recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness });
+  if (options.metrics) recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness, writesWaiting: store.writesWaiting });
   const fetch = createFetch({
     routes,
     backend: store.backend,

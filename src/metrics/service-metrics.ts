@@ -24,6 +24,8 @@ export interface MetricsSources {
   clock: Clock;
   /** The failed readiness checks now. */
   readiness: () => Promise<string[]>;
+  /** API writes waiting for the commit in flight to end (PostgreSQL's group commit); SQLite's never wait. */
+  writesWaiting?: (() => number) | undefined;
 }
 
 /**
@@ -98,6 +100,7 @@ export class ServiceMetrics {
         pending.map((p) => [[p.webhookId], p.oldest === null ? 0 : Math.max(0, (now - Date.parse(p.oldest)) / 1000)]),
       ),
       dataPath === null ? "" : fileGauges(dataPath),
+      this.sources.writesWaiting ? gauge("feedbase_writes_waiting", "API writes waiting for the commit in flight to end.", [], [[[], this.sources.writesWaiting()]]) : "",
       gauge(
         "feedbase_readiness_check_failed",
         "1 while a check of GET /readyz fails (storage full: a write failed for lack of space).",

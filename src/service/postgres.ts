@@ -1,6 +1,7 @@
 /**
- * `serve` on PostgreSQL (docs/decisions.md#serving-from-postgresql): a pool for reads and writes (each write its own
- * transaction), a listening connection for the data generation, the delivery loop claiming with leases.
+ * `serve` on PostgreSQL (docs/decisions.md#serving-from-postgresql): a pool for reads and writes (API writes
+ * through the group commit, many to a transaction), a listening connection for the data generation, the
+ * delivery loop claiming with leases.
  */
 import type { SQL } from "bun";
 import { randomBytes } from "node:crypto";
@@ -11,6 +12,7 @@ import { pgSharedCounts } from "../store/pg/rate-counts.ts";
 import { pgBackend } from "../store/pg/backend.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import { PgDataVersion } from "../store/pg/data-version.ts";
+import { PgWriteBatch } from "../store/pg/write-batch.ts";
 import { pendingByWebhook } from "../store/pg/delivery-admin.ts";
 import { releaseDeadClaims } from "../store/pg/deliveries.ts";
 import { findKey } from "../store/pg/keys.ts";
@@ -88,9 +90,15 @@ export async function openPostgresStore(url: string, deps: StoreDeps): Promise<S
     onOutcome: deps.onOutcome,
     ...(deps.webhooks ? { tuning: deps.webhooks } : {}),
   });
+  // Delivery outcomes commit on their own (claims are per instance); the metrics count them as commits of 1.
+  const writes = new PgWriteBatch(sql, {
+    afterCommit: [() => version.touch(), () => deliveries.wake()],
+    onEffectError: (error) => logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
+    onCommit: deps.onCommit,
+  });
   return {
-    // Each write is a commit of its own: the metrics' commit sizes are all 1 on PostgreSQL.
-    backend: pgBackend(sql, [() => version.touch(), () => deliveries.wake(), () => deps.onCommit(1)]),
+    backend: pgBackend(sql, writes),
+    writesWaiting: () => writes.waiting,
     findKey: (key) => findKey(sql, key),
     version,
     readiness: readiness({
@@ -104,6 +112,7 @@ export async function openPostgresStore(url: string, deps: StoreDeps): Promise<S
     dataPath: null,
     db: null,
     async close() {
+      await writes.close();
       await deliveries.stop();
       await counts.stop().catch((error: unknown) => logger.log("error", "rate-limit counts could not be written at stop", { error: String(error) }));
       await version.close();

@@ -22,6 +22,8 @@ export interface ServedStore {
   pending: () => PendingByWebhook[] | Promise<PendingByWebhook[]>;
   /** What other instances on the same database accepted per key (PostgreSQL); none for SQLite's one process. */
   sharedLimits?: SharedWindow;
+  /** API writes waiting for the commit in flight (PostgreSQL's group commit), for metrics. */
+  writesWaiting?: () => number;
   /** The SQLite data file (null on PostgreSQL). */
   dataPath: string | null;
   /** The SQLite connection (null on PostgreSQL): for tests that reach into the file. */

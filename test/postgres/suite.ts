@@ -51,6 +51,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/instances.pg.ts",
   "test/postgres/outbox.pg.ts",
   "test/postgres/outage.pg.ts",
+  "test/postgres/write-batch.pg.ts",
 ];
 
 /** About the SQLite file itself: SQLite only, and why. */

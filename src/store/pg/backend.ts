@@ -1,8 +1,9 @@
 /**
  * The PostgreSQL backend: the same `Reads` and `Writes` as the SQLite one (../backend.ts), async. A
- * write is one transaction of its own (the change, its history entry, its event and the event's
- * deliveries: the outbox), ending with a notification on the channel every instance listens to, so
- * their cached bodies and keys go (./data-version.ts). docs/decisions.md#serving-from-postgresql.
+ * write (the change, its history entry, its event and the event's deliveries: the outbox) runs in a
+ * savepoint of a batch transaction (./write-batch.ts), which ends with a notification on the channel
+ * every instance listens to, so their cached bodies and keys go (./data-version.ts).
+ * docs/decisions.md#serving-from-postgresql.
  */
 import type { SQL } from "bun";
 import type { Backend, Reads, Writes } from "../backend.ts";
@@ -12,7 +13,7 @@ import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } fr
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
-import { writeTransaction } from "./transaction.ts";
+import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
 
 /** Each name of `T` as a PostgreSQL store function: the connection first, then the same arguments, the same result later. */
@@ -38,17 +39,13 @@ const READS = {
 const WRITES = { createIngredient, updatePrice } satisfies Twins<Writes>;
 
 /**
- * Reads on the pool; each write in a transaction of its own, `afterWrite` run once it has committed
- * (the data generation moves, the delivery loop wakes) and before its promise settles.
- * @example const backend = pgBackend(sql, [() => version.touch(), () => deliveries.wake()])
+ * Reads on the pool; writes through the group commit, which runs its effects (the data generation
+ * moves, the delivery loop wakes) once their batch has committed, before their promises settle.
+ * @example const backend = pgBackend(sql, new PgWriteBatch(sql, { afterCommit: [() => version.touch()], onEffectError, onCommit }))
  */
-export function pgBackend(sql: SQL, afterWrite: readonly (() => void)[]): Backend {
+export function pgBackend(sql: SQL, batch: PgWriteBatch): Backend {
   const read = operations<SQL>(READS, (fn) => (...args) => fn(sql, ...args));
-  const write = operations<SQL>(WRITES, (fn) => async (...args) => {
-    const result = await writeTransaction(sql, (tx) => fn(tx, ...args) as Promise<unknown>);
-    for (const effect of afterWrite) effect();
-    return result;
-  });
-  // No group commit here: each write commits on its own connection of the pool, concurrently.
+  const write = operations<SQL>(WRITES, (fn) => (...args) => batch.run((tx) => fn(tx, ...args) as Promise<unknown>));
+  // Both wait for a commit on the database: answering before Bun reads a pipelined request is not possible here.
   return { read: read as Reads, write: write as Writes, batchedWrite: write as Writes };
 }

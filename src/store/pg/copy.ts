@@ -10,6 +10,7 @@ import type { Database } from "bun:sqlite";
 import type { SQL } from "bun";
 import { ConflictError } from "../../domain/errors.ts";
 import { PRICE_ENTRIES } from "../price-history.ts";
+import { notifyChange } from "./transaction.ts";
 
 /** Every table of a mill's data, parents before children (foreign keys hold at each insert). */
 export const COPIED_TABLES = [
@@ -80,7 +81,7 @@ export async function copyToPostgres(db: Database, sql: SQL, onTable: (table: Co
       }
       const differ = counts.filter((c) => c.sqlite !== c.postgres);
       if (differ.length > 0) throw new ConflictError(`Row counts differ after the copy (${differ.map((c) => `${c.table}: ${c.sqlite} in the file, ${c.postgres} copied`).join("; ")}): nothing was copied`);
-      await tx`SELECT pg_notify('feedbase', '')`;
+      await notifyChange(tx);
       return counts;
     });
   } finally {

@@ -5,7 +5,7 @@ import type { EventRow } from "../events.ts";
 import { fanOut } from "./deliveries.ts";
 
 /** The transaction lock of the outbox ("feedoutb" in ASCII); see {@link lockOutbox}. */
-const OUTBOX_LOCK = 0x66656564_6f757462n;
+export const OUTBOX_LOCK = 0x66656564_6f757462n;
 
 /**
  * Hold the outbox until the transaction ends. Event ids come from a sequence, so without it a later
