@@ -38,6 +38,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/optimize-http.test.ts",
   "test/history-webhook.test.ts",
   "test/webhook-crash.test.ts",
+  "test/executable.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -76,7 +77,6 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
  * past the harness; they join BACKEND_NEUTRAL when those steps go through the harness, the CLI or HTTP.
  */
 export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
-  "test/executable.test.ts": "runs dist/feedbase with --data through its own helper, past the harness's translation",
   "test/reliability-concurrency.test.ts": "runs backup beside concurrent writes",
   "test/serve.test.ts": "one test checks that serve creates a missing data file",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
