@@ -39,6 +39,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/history-webhook.test.ts",
   "test/webhook-crash.test.ts",
   "test/executable.test.ts",
+  "test/serve.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -60,7 +61,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/backup.test.ts": "backup makes an SQLite copy of the file",
   "test/cli-database.test.ts": "chooses between --data and --database itself (the harness's translation would hide it); needs no server",
   "test/data-file-private.test.ts": "the permission bits of the SQLite file, its -wal and -shm and a backup, under a permissive umask",
-  "test/cli-everyday.test.ts": "one-line failures about the data file: missing (refused, never created), a directory, a backup path",
+  "test/cli-everyday.test.ts": "the data file: missing (commands refuse it in one line, serve creates it), a directory, a backup path",
   "test/deb.test.ts": "the .deb package and its data file under /var/lib/feedbase",
   "test/fault-clean-stop.test.ts": "no -wal or -shm left, the copied file alone complete: SQLite's WAL",
   "test/fault-disk-full.test.ts": "a full disk made with SQLite's max_page_count",
@@ -78,7 +79,6 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
  */
 export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/reliability-concurrency.test.ts": "runs backup beside concurrent writes",
-  "test/serve.test.ts": "one test checks that serve creates a missing data file",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
   "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
