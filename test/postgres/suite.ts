@@ -40,6 +40,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/webhook-crash.test.ts",
   "test/executable.test.ts",
   "test/serve.test.ts",
+  "test/read-cache.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -81,7 +82,6 @@ export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/reliability-concurrency.test.ts": "runs backup beside concurrent writes",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
   "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
-  "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
