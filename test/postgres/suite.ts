@@ -41,6 +41,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/executable.test.ts",
   "test/serve.test.ts",
   "test/read-cache.test.ts",
+  "test/history.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -67,7 +68,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/fault-clean-stop.test.ts": "no -wal or -shm left, the copied file alone complete: SQLite's WAL",
   "test/fault-disk-full.test.ts": "a full disk made with SQLite's max_page_count",
   "test/fault-other-owner.test.ts": "a data file owned by another user",
-  "test/fault-schema.test.ts": "the SQLite file's schema versions and the copy kept before migrating",
+  "test/fault-schema.test.ts": "the SQLite file's schema versions, the copy kept before migrating, what a migration fills in",
   "test/price-log.test.ts": "the price log and its fold, SQLite's layout of the history (PostgreSQL inserts into price_history)",
   "test/quiet-fold.test.ts": "folding the price log when writes go quiet: PostgreSQL has no log",
   "test/write-queue.test.ts": "the SQLite group commit (WriteQueue) on a bun:sqlite Database",
@@ -81,7 +82,6 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
 export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
   "test/reliability-concurrency.test.ts": "runs backup beside concurrent writes",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
-  "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
