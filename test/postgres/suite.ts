@@ -42,6 +42,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/serve.test.ts",
   "test/read-cache.test.ts",
   "test/history.test.ts",
+  "test/reliability-concurrency.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -60,7 +61,7 @@ export const POSTGRES_ONLY: readonly string[] = [
 /** About the SQLite file itself: SQLite only, and why. */
 export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/backup-restore.test.ts": "backup and restore copy the SQLite file (on PostgreSQL that is pg_dump's job)",
-  "test/backup.test.ts": "backup makes an SQLite copy of the file",
+  "test/backup.test.ts": "backup makes an SQLite copy of the file, also beside concurrent writes and admin commands",
   "test/cli-database.test.ts": "chooses between --data and --database itself (the harness's translation would hide it); needs no server",
   "test/data-file-private.test.ts": "the permission bits of the SQLite file, its -wal and -shm and a backup, under a permissive umask",
   "test/cli-everyday.test.ts": "the data file: missing (commands refuse it in one line, serve creates it), a directory, a backup path",
@@ -80,7 +81,6 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
  * past the harness; they join BACKEND_NEUTRAL when those steps go through the harness, the CLI or HTTP.
  */
 export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
-  "test/reliability-concurrency.test.ts": "runs backup beside concurrent writes",
   "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
 };
 
