@@ -43,6 +43,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/read-cache.test.ts",
   "test/history.test.ts",
   "test/reliability-concurrency.test.ts",
+  "test/demo.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -69,6 +70,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/fault-clean-stop.test.ts": "no -wal or -shm left, the copied file alone complete: SQLite's WAL",
   "test/fault-disk-full.test.ts": "a full disk made with SQLite's max_page_count",
   "test/fault-other-owner.test.ts": "a data file owned by another user",
+  "test/make-run.test.ts": "make run's recipe serves an SQLite data file (--data)",
   "test/fault-schema.test.ts": "the SQLite file's schema versions, the copy kept before migrating, what a migration fills in",
   "test/price-log.test.ts": "the price log and its fold, SQLite's layout of the history (PostgreSQL inserts into price_history)",
   "test/quiet-fold.test.ts": "folding the price log when writes go quiet: PostgreSQL has no log",
@@ -81,7 +83,6 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
  * past the harness; they join BACKEND_NEUTRAL when those steps go through the harness, the CLI or HTTP.
  */
 export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
-  "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
