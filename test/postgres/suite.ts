@@ -77,14 +77,6 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/write-queue.test.ts": "the SQLite group commit (WriteQueue) on a bun:sqlite Database",
 };
 
-/**
- * SQLite only as written: they reach into the SQLite file (bun:sqlite or the SQLite store functions to
- * seed or check rows, a check of the file itself in an otherwise neutral file, backup) or run commands
- * past the harness; they join BACKEND_NEUTRAL when those steps go through the harness, the CLI or HTTP.
- */
-export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
-};
-
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
 export const NO_DATA: Readonly<Record<string, string>> = {
   "test/demo-data.test.ts": "the demo's CSV files",
