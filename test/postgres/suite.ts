@@ -74,6 +74,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/fault-schema.test.ts": "the SQLite file's schema versions, the copy kept before migrating, what a migration fills in",
   "test/price-log.test.ts": "the price log and its fold, SQLite's layout of the history (PostgreSQL inserts into price_history)",
   "test/quiet-fold.test.ts": "folding the price log when writes go quiet: PostgreSQL has no log",
+  "test/data-version.test.ts": "an admin commit seen through the header of SQLite's WAL index (the -shm file), across checkpoints",
   "test/write-queue.test.ts": "the SQLite group commit (WriteQueue) on a bun:sqlite Database",
 };
 
