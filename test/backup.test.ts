@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
+import { adminBesideWrites } from "./helpers/beside-writes.ts";
 import { cli, startTestServer, type TestServer } from "./helpers/harness.ts";
 
 let t: TestServer;
@@ -62,4 +63,15 @@ describe("feedbase backup", () => {
     expect((copy.query("SELECT count(*) AS n FROM ingredients").get() as { n: number }).n).toBe(4);
     copy.close();
   });
+});
+
+describe("backup beside the admin commands and concurrent writes", () => {
+  test("key create, import and backup run beside concurrent writes: no busy error, nothing lost, no request stalled", async () => {
+    const server = await startTestServer();
+    try {
+      await adminBesideWrites(server, (dir) => [["backup", join(dir, "backup.db"), "--data", server.dataPath]]);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

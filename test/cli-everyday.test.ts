@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "../src/version.ts";
-import { cli, ROOT, tempDir } from "./helpers/harness.ts";
+import { cli, ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
 
 // CLI subprocesses on a loaded 2-core machine.
 setDefaultTimeout(60_000);
@@ -43,6 +43,23 @@ describe("version and help", () => {
     const r = await cli(args);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Usage: feedbase");
+  });
+});
+
+describe("a missing data file", () => {
+  // Commands refuse a missing file (below); serve, the first start, creates it.
+  test("serve creates a missing data file, serves, and stops cleanly on SIGTERM", async () => {
+    const fresh = tempDir();
+    try {
+      const s = await spawnServe(fresh.dataPath);
+      expect(existsSync(fresh.dataPath)).toBe(true);
+      const res = await fetch(s.url + "/healthz");
+      expect(res.status).toBe(200);
+      expect(await s.stop("SIGTERM")).toBe(0);
+      expect(s.output()).toContain('"msg":"stopping"');
+    } finally {
+      fresh.cleanup();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
+import { cli, eventually, ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
 import { independentHex, startRecorder } from "./helpers/webhooks.ts";
 
 const EXE = join(ROOT, "dist", "feedbase");
@@ -13,11 +13,8 @@ beforeAll(() => {
   expect(built.exitCode).toBe(0);
 }, 120_000);
 
-async function exe(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const proc = Bun.spawn([EXE, ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { stdout, stderr, code };
-}
+/** A command line run by the executable in `cwd` (through the harness, which turns --data into --database on PostgreSQL). */
+const exe = (args: string[], cwd: string) => cli(args, { command: [EXE], cwd });
 
 describe("the compiled executable (dist/feedbase)", () => {
   test("serve, key create, a webhook, health and a price update work", async () => {
@@ -78,9 +75,9 @@ describe("the compiled executable (dist/feedbase)", () => {
       // The bytes of highs.wasm are inside the file that ships.
       const wasm = readFileSync(join(ROOT, "node_modules", "highs", "build", "highs.wasm"));
       expect(readFileSync(EXE).includes(wasm.subarray(wasm.length / 2, wasm.length / 2 + 256))).toBe(true);
-      const cli = await exe(["formula", "optimize", "broiler-starter", "--json", "--data", tmp.dataPath], tmp.dir);
-      expect(cli.code).toBe(0);
-      expect(JSON.parse(cli.stdout).status).toBe("optimal");
+      const optimized = await exe(["formula", "optimize", "broiler-starter", "--json", "--data", tmp.dataPath], tmp.dir);
+      expect(optimized.code).toBe(0);
+      expect(JSON.parse(optimized.stdout).status).toBe("optimal");
     } finally {
       tmp.cleanup();
     }

@@ -1,8 +1,13 @@
-/** Issue 15, item 9: a newer data file is refused; an older one is kept beside itself before it is migrated. */
+/**
+ * Issue 15, item 9: a newer data file is refused; an older one is kept beside itself before it is
+ * migrated, and the migration fills in what the newer schema keeps (the price history).
+ */
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
+import { openDatabase } from "../src/store/db.ts";
 import { MIGRATIONS } from "../src/store/migrations.ts";
+import { priceHistory } from "../src/store/price-history.ts";
 import { cli, spawnServe, tempDir } from "./helpers/harness.ts";
 
 const KNOWN = MIGRATIONS.length;
@@ -62,4 +67,23 @@ describe("schema versions", () => {
       tmp.cleanup();
     }
   }, 30_000);
+
+  test("migrating a file from before the price history: one entry per ingredient, its price and stock at its updatedAt, source import", () => {
+    const tmp = tempDir();
+    try {
+      const old = new Database(tmp.dataPath, { create: true });
+      // The file as the build before the price history left it.
+      const before = MIGRATIONS.findIndex((m) => m.includes("CREATE TABLE price_history"));
+      for (let v = 0; v < before; v++) old.run(MIGRATIONS[v]!);
+      old.run(`PRAGMA user_version = ${before}`);
+      old.run(`INSERT INTO ingredients (workspace_id, name, category, price, in_stock, nutrients, nutrient_count, created_at, updated_at)
+               VALUES (1, 'Oats', 'Cereals', 236, 0, '{}', 0, '2025-05-01T00:00:00.000Z', '2025-06-01T10:00:00.000Z')`);
+      old.close();
+      const db = openDatabase(tmp.dataPath, { create: false });
+      expect(priceHistory(db, 1, "Oats").history).toEqual([{ price: 236, inStock: false, at: "2025-06-01T10:00:00.000Z", source: "import" }]);
+      db.close();
+    } finally {
+      tmp.cleanup();
+    }
+  });
 });

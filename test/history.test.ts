@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isoTime } from "../src/domain/time.ts";
-import { openDatabase } from "../src/store/db.ts";
-import { MIGRATIONS } from "../src/store/migrations.ts";
-import { priceHistory } from "../src/store/price-history.ts";
-import { cli, startTestServer, tempDir, TestClock, type TestServer } from "./helpers/harness.ts";
+import { cli, seenByServer, startTestServer, TestClock, type TestServer } from "./helpers/harness.ts";
 
 const DAY = 24 * 3600 * 1000;
 // The server's clock starts a month back, so entries the CLI makes (at the real time) come after its own.
@@ -275,27 +271,8 @@ describe("entry sources", () => {
 
   test("deleting an ingredient deletes its history; the name created again starts a new one", async () => {
     expect((await cli(["ingredient", "delete", "Lonely", "--data", t.dataPath])).code).toBe(0);
-    expect((await get("/v1/prices/Lonely")).status).toBe(404);
+    await seenByServer(async () => (await get("/v1/prices/Lonely")).status === 404);
     expect((await t.request("POST", "/v1/ingredients", { key: writeKey, body: { name: "Lonely", price: 70 } })).status).toBe(201);
     expect((await get("/v1/prices/Lonely")).body.data.history.map((e: { price: number }) => e.price)).toEqual([70]);
-  });
-
-  test("migration of an existing file: one entry per ingredient, its price and stock at its updatedAt, source import", () => {
-    const tmp = tempDir();
-    try {
-      const old = new Database(tmp.dataPath, { create: true });
-      // The file as the build before the price history left it.
-      const before = MIGRATIONS.findIndex((m) => m.includes("CREATE TABLE price_history"));
-      for (let v = 0; v < before; v++) old.run(MIGRATIONS[v]!);
-      old.run(`PRAGMA user_version = ${before}`);
-      old.run(`INSERT INTO ingredients (workspace_id, name, category, price, in_stock, nutrients, nutrient_count, created_at, updated_at)
-               VALUES (1, 'Oats', 'Cereals', 236, 0, '{}', 0, '2025-05-01T00:00:00.000Z', '2025-06-01T10:00:00.000Z')`);
-      old.close();
-      const db = openDatabase(tmp.dataPath, { create: false });
-      expect(priceHistory(db, 1, "Oats").history).toEqual([{ price: 236, inStock: false, at: "2025-06-01T10:00:00.000Z", source: "import" }]);
-      db.close();
-    } finally {
-      tmp.cleanup();
-    }
   });
 });

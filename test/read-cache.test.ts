@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDatabase } from "../src/store/db.ts";
-import { insertIngredient, updatePrice } from "../src/store/ingredient-changes.ts";
-import { transaction } from "../src/store/transaction.ts";
-import { createWorkspace } from "../src/store/workspaces.ts";
-import { startTestServer, type TestServer } from "./helpers/harness.ts";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cli, seenByServer, startTestServer, type TestServer } from "./helpers/harness.ts";
+import { storedEvents } from "./helpers/store.ts";
 
 /** Bodies are kept serialized between writes; these tests prove no stale answer follows an acknowledged write. */
 let t: TestServer;
@@ -32,21 +31,20 @@ describe("cached read bodies", () => {
     }
   });
 
-  test("a write by another connection (as an admin command makes) is visible on the next request", async () => {
-    const other = openDatabase(t.dataPath, { create: false });
-    try {
-      for (let price = 201; price <= 205; price++) {
-        for (const v of views) await priceOf(v, "Maize");
-        transaction(other, () => updatePrice(other, { workspaceId: 1, keyId: null, now: new Date().toISOString() }, "Maize", { price }));
-        for (const v of views) expect(await priceOf(v, "Maize")).toBe(price);
-      }
-      await priceOf("/v1/ingredients", "Maize");
-      transaction(other, () => insertIngredient(other, 1, { name: "Sorghum", category: "General", price: 90, inStock: true, nutrients: {} }, "import", new Date().toISOString()));
-      expect(await priceOf("/v1/ingredients", "Sorghum")).toBe(90);
-      expect((await t.request("GET", "/v1/ingredients/Sorghum", { key: read })).status).toBe(200);
-    } finally {
-      other.close();
+  test("an admin command's write (another connection) is visible on the next request on SQLite, within 1 s on PostgreSQL", async () => {
+    const csv = join(t.dataPath, "..", "admin.csv");
+    for (let price = 201; price <= 205; price++) {
+      for (const v of views) await priceOf(v, "Maize");
+      writeFileSync(csv, `name,category,price,inStock\nMaize,General,${price},true\n`);
+      expect((await cli(["import", "ingredients", csv, "--update", "--data", t.dataPath])).code).toBe(0);
+      await seenByServer(async () => (await priceOf(views[0]!, "Maize")) === price);
+      for (const v of views) expect(await priceOf(v, "Maize")).toBe(price);
     }
+    await priceOf("/v1/ingredients", "Maize");
+    writeFileSync(csv, "name,category,price,inStock\nSorghum,General,90,true\n");
+    expect((await cli(["import", "ingredients", csv, "--data", t.dataPath])).code).toBe(0);
+    await seenByServer(async () => (await priceOf("/v1/ingredients", "Sorghum")) === 90);
+    expect((await t.request("GET", "/v1/ingredients/Sorghum", { key: read })).status).toBe(200);
   });
 
   test("cached lists keep filters apart: absent, empty and odd filter values are different bodies", async () => {
@@ -61,13 +59,10 @@ describe("cached read bodies", () => {
   });
 
   test("a GET answered again from what it got (no routing) answers as routing would: per workspace, with its ETag and 304, 404s unchanged", async () => {
-    const other = openDatabase(t.dataPath, { create: false });
-    try {
-      createWorkspace(other, "north", "North", new Date().toISOString());
-      transaction(other, () => insertIngredient(other, 2, { name: "Maize", category: "North", price: 7, inStock: true, nutrients: {} }, "api", new Date().toISOString()));
-    } finally {
-      other.close();
-    }
+    const csv = join(t.dataPath, "..", "north.csv");
+    writeFileSync(csv, "name,category,price,inStock\nMaize,North,7,true\n");
+    expect((await cli(["workspace", "create", "north", "--name", "North", "--data", t.dataPath])).code).toBe(0);
+    expect((await cli(["import", "ingredients", csv, "--workspace", "north", "--data", t.dataPath])).code).toBe(0);
     const north = t.key({ workspace: "north" });
     const get = (path: string, key: string, headers: Record<string, string> = {}) => t.request("GET", path, { key, headers, socket: true });
     for (const path of ["/v1/ingredients/Maize", "/v1/prices?inStock=true", "/v1/prices/Maize?from=2000-01-01T00:00:00.000Z"]) {
@@ -100,14 +95,9 @@ describe("cached read bodies", () => {
     const results = await Promise.all(writes);
     expect(results.map((r) => r.status)).toEqual(Array(60).fill(200));
     expect((await bad).status).toBe(404);
-    const db = openDatabase(t.dataPath, { create: false });
-    try {
-      const events = db.query("SELECT payload FROM events WHERE type = 'price.updated'").all() as { payload: string }[];
-      const newPrices = events.map((e) => JSON.parse(e.payload).new_price).filter((p: number) => p >= 1000);
-      expect(newPrices.sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => 1000 + i));
-    } finally {
-      db.close();
-    }
+    const events = storedEvents(t.dataPath, 1).filter((e) => e.type === "price.updated");
+    const newPrices = events.map((e) => JSON.parse(e.payload).new_price).filter((p: number) => p >= 1000);
+    expect(newPrices.sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => 1000 + i));
     expect(await priceOf("/v1/prices", "Barley")).toBe(1059);
   });
 });

@@ -1,90 +1,13 @@
-import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { cli, startTestServer } from "./helpers/harness.ts";
-
-const WRITERS = 4;
-const IMPORTED_ROWS = 4000;
-/** A correctness bound, not a benchmark: a request held this long means something waited on a lock. */
-const STALL_MS = 1000;
-
-interface Answered {
-  what: string;
-  status: number;
-  ms: number;
-  /** `performance.now()` when the answer came. */
-  at: number;
-}
+import { describe, test } from "bun:test";
+import { adminBesideWrites } from "./helpers/beside-writes.ts";
+import { startTestServer } from "./helpers/harness.ts";
 
 describe("admin commands while the server takes writes", () => {
-  test("key create, import and backup run beside concurrent writes: no busy error, nothing lost, no request stalled", async () => {
+  // Backup beside the same writes is SQLite's (test/backup.test.ts).
+  test("key create and import run beside concurrent writes: no busy error, nothing lost, no request stalled", async () => {
     const t = await startTestServer();
     try {
-      const key = t.key({ write: true });
-      const dir = join(t.dataPath, "..");
-      const csv = join(dir, "import.csv");
-      writeFileSync(csv, ["name,category,price,inStock", ...Array.from({ length: IMPORTED_ROWS }, (_, i) => `Imported ${i},Imported,${100 + (i % 500)},true`)].join("\n") + "\n");
-      const owned = Array.from({ length: WRITERS }, (_, w) => `Writer ${w} maize`);
-      for (const name of owned) expect((await t.request("POST", "/v1/ingredients", { key, body: { name, price: 100 } })).status).toBe(201);
-
-      // Each writer changes its own ingredient's price and creates new ones until the admin commands are done.
-      const answered: Answered[] = [];
-      const lastPrice = new Map<string, number>();
-      const created: string[] = [];
-      let adminDone = false;
-      const writer = async (w: number) => {
-        for (let i = 1; !adminDone; i++) {
-          const create = i % 5 === 0;
-          const name = create ? `Writer ${w} new ${i}` : owned[w]!;
-          const started = performance.now();
-          const res = create
-            ? await t.request("POST", "/v1/ingredients", { key, body: { name, price: i } })
-            : await t.request("PUT", `/v1/prices/${encodeURIComponent(name)}`, { key, body: { price: 100 + i } });
-          const body = await res.text();
-          answered.push({ what: `${create ? "POST" : "PUT"} ${name}${res.status >= 400 ? `: ${body}` : ""}`, status: res.status, ms: performance.now() - started, at: performance.now() });
-          if (res.status === 201) created.push(name);
-          if (res.status === 200) lastPrice.set(name, 100 + i);
-          // Let the other writers and the subprocess pipes in between; the load stays concurrent.
-          await Promise.resolve();
-        }
-      };
-      const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
-      // Writes are flowing before the first admin command starts.
-      while (answered.length < 20) await Bun.sleep(5);
-
-      const adminStarted = performance.now();
-      const admin = await Promise.all([
-        cli(["key", "create", "--write", "--json", "--data", t.dataPath], { subprocess: true }),
-        cli(["import", "ingredients", csv, "--data", t.dataPath], { subprocess: true }),
-        cli(["key", "create", "--label", "dashboard", "--json", "--data", t.dataPath], { subprocess: true }),
-        cli(["backup", join(dir, "backup.db"), "--data", t.dataPath], { subprocess: true }),
-        cli(["key", "create", "--json", "--data", t.dataPath], { subprocess: true }),
-      ]);
-      const adminEnded = performance.now();
-      adminDone = true;
-      await Promise.all(writers);
-
-      for (const r of admin) {
-        expect(r.stderr).toBe("");
-        expect(r.code).toBe(0);
-      }
-      // The server takes each new key on its very next request.
-      for (const r of [admin[0]!, admin[2]!, admin[4]!]) {
-        expect((await t.request("GET", "/v1/health", { key: JSON.parse(r.stdout).key })).status).toBe(200);
-      }
-
-      // The admin commands really ran beside the writes.
-      const during = answered.filter((a) => a.at > adminStarted && a.at < adminEnded);
-      expect(during.length).toBeGreaterThan(20);
-      expect(answered.filter((a) => a.status !== 200 && a.status !== 201).map((a) => `${a.status} ${a.what}`)).toEqual([]);
-      expect(answered.filter((a) => a.ms > STALL_MS).map((a) => `${Math.round(a.ms)} ms ${a.what}`)).toEqual([]);
-
-      const listed = new Map<string, { price: number; category: string }>(
-        (await (await t.request("GET", "/v1/ingredients", { key })).json()).data.map((i: { name: string; price: number; category: string }) => [i.name, i]),
-      );
-      for (const [name, price] of lastPrice) expect({ name, price: listed.get(name)?.price }).toEqual({ name, price });
-      for (const name of created) expect(listed.has(name)).toBe(true);
-      expect([...listed.values()].filter((i) => i.category === "Imported")).toHaveLength(IMPORTED_ROWS);
+      await adminBesideWrites(t);
     } finally {
       await t.stop();
     }

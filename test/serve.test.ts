@@ -1,22 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { cli, spawnServe, tempDir } from "./helpers/harness.ts";
+import { cli, tempDir } from "./helpers/harness.ts";
 
 describe("feedbase serve", () => {
-  test("creates a missing data file, serves, and stops cleanly on SIGTERM", async () => {
-    const tmp = tempDir();
-    try {
-      const s = await spawnServe(tmp.dataPath);
-      expect(existsSync(tmp.dataPath)).toBe(true);
-      const res = await fetch(s.url + "/healthz");
-      expect(res.status).toBe(200);
-      expect(await s.stop("SIGTERM")).toBe(0);
-      expect(s.output()).toContain('"msg":"stopping"');
-    } finally {
-      tmp.cleanup();
-    }
-  });
-
   test("refuses plain HTTP off loopback without TLS or --insecure-http", async () => {
     const tmp = tempDir();
     try {

@@ -23,7 +23,7 @@ export function openSqliteStore(dataPath: string, deps: StoreDeps): ServedStore 
     create: true,
     onSchemaCopy: (copy, schema) => logger.log("info", "data file copied before migrating it", { copy, fromSchema: schema, toSchema: MIGRATIONS.length }),
   });
-  const version = new DataVersion(db);
+  const version = new DataVersion(db, dataPath);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
   const writes = new WriteQueue(
     db,
@@ -65,6 +65,7 @@ export function openSqliteStore(dataPath: string, deps: StoreDeps): ServedStore 
       writes.close();
       version.close();
       closeDatabase(db);
+      version.release();
     },
   };
 }

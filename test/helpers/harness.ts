@@ -125,20 +125,32 @@ export interface CliResult {
   stderr: string;
 }
 
+/** How `cli()` runs a command line; `command` or `cwd` make it a subprocess. */
+export interface CliOptions {
+  env?: Record<string, string>;
+  stdin?: string;
+  subprocess?: boolean;
+  /** The program to run instead of `bun cli/main.ts` (the compiled dist/feedbase). */
+  command?: string[];
+  /** The subprocess's working directory (default: the repository). */
+  cwd?: string;
+}
+
 /**
  * Run a `feedbase` command line in-process through `main(argv, io)`, as the executable does, with its
  * output captured (`subprocess: true` runs `bun cli/main.ts` instead, for what only a process shows:
- * signals, exit at a failure, the environment of a fresh process). commander's `.env()` options read
- * process.env, so for the call's duration FEEDBASE_ settings are the call's own (the suite's are hidden),
- * and in-process calls run one after the other.
+ * signals, exit at a failure, the environment of a fresh process; `command` runs another program such
+ * as dist/feedbase). commander's `.env()` options read process.env, so for the call's duration
+ * FEEDBASE_ settings are the call's own (the suite's are hidden), and in-process calls run one after
+ * the other.
  * @example const r = await cli(["key", "list", "--data", path]); expect(r.code).toBe(0)
  */
-export async function cli(args: string[], options: { env?: Record<string, string>; stdin?: string; subprocess?: boolean } = {}): Promise<CliResult> {
+export async function cli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   // In PostgreSQL mode a temporary data file given by --data or FEEDBASE_DATA stands for its database.
   args = databaseArgs(args);
   const env = databaseEnv(options.env);
   if (env) options = { ...options, env };
-  if (options.subprocess) return cliProcess(args, options);
+  if (options.subprocess || options.command || options.cwd !== undefined) return cliProcess(args, options);
   // One in-process command at a time: each sets process.env for its own duration.
   const turn = cliTurn.then(() => cliInProcess(args, options));
   cliTurn = turn.catch(() => {});
@@ -169,9 +181,10 @@ async function cliInProcess(args: string[], options: { env?: Record<string, stri
 }
 
 /** The real CLI as a subprocess (async, so an in-process server keeps answering). */
-async function cliProcess(args: string[], options: { env?: Record<string, string>; stdin?: string }): Promise<CliResult> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "cli", "main.ts"), ...args], {
-    cwd: ROOT,
+async function cliProcess(args: string[], options: CliOptions): Promise<CliResult> {
+  const command = options.command ?? [process.execPath, join(ROOT, "cli", "main.ts")];
+  const proc = Bun.spawn([...command, ...args], {
+    cwd: options.cwd ?? ROOT,
     env: { ...inheritedEnv(), ...options.env },
     stdin: options.stdin !== undefined ? new TextEncoder().encode(options.stdin) : "ignore",
     stdout: "pipe",
@@ -193,6 +206,18 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await Bun.sleep(10);
   }
+}
+
+/**
+ * Wait until a running server shows what an admin command committed (another connection or process),
+ * by each backend's contract (docs/decisions.md): on SQLite the very next request sees it, so `check`
+ * must hold at once; on PostgreSQL the server sees it once the commit's notification arrives, so
+ * `check` is polled and fails after 1 s.
+ * @example await seenByServer(async () => (await t.request("GET", "/v1/prices/Oats", { key })).status === 200)
+ */
+export async function seenByServer(check: () => boolean | Promise<boolean>): Promise<void> {
+  if (POSTGRES_MODE) return eventually(check, 1000);
+  if (!(await check())) throw new Error("the next request did not see the admin command's change");
 }
 
 export interface ServeProcess {

@@ -3,11 +3,12 @@
  * admin commands' own store (src/admin/ops.ts) opened on the SQLite file or on the database that stands
  * for it, so a check reads through the same named operations on both.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { openAdminStore } from "../../src/admin/open.ts";
 import type { AdminStore } from "../../src/admin/ops.ts";
 import { openDatabase } from "../../src/store/db.ts";
 import { listEvents, type StoredEvent } from "../../src/store/events.ts";
-import { databaseFor, psql } from "./postgres.ts";
+import { databaseFor, pgTool, psql } from "./postgres.ts";
 
 /**
  * The admin store of `dataPath`: its SQLite file (created when `create`), or the database standing for it.
@@ -87,4 +88,28 @@ export function writeRaw(dataPath: string, script: string): void {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Whether feedbase has made its data at `dataPath`: the SQLite file exists, or the database standing
+ * for it (made empty by the harness) holds feedbase's tables.
+ * @example dataExists(tmp.dataPath) // false until serve or demo ran
+ */
+export function dataExists(dataPath: string): boolean {
+  const url = databaseFor(dataPath);
+  if (url === undefined) return existsSync(dataPath);
+  return psql(url, "SELECT to_regclass('ingredients') IS NOT NULL").trim() === "t";
+}
+
+/**
+ * Every byte stored for `dataPath`, to show what is not stored: the SQLite file, or a plain pg_dump of
+ * the database standing for it.
+ * @example expect(storedBytes(path).includes(key)).toBe(false)
+ */
+export function storedBytes(dataPath: string): Buffer {
+  const url = databaseFor(dataPath);
+  if (url === undefined) return readFileSync(dataPath);
+  const dump = Bun.spawnSync([pgTool("pg_dump"), "--no-owner", url], { stdout: "pipe", stderr: "pipe" });
+  if (dump.exitCode !== 0) throw new Error(`pg_dump failed (${dump.exitCode}): ${dump.stderr.toString().trim()}`);
+  return dump.stdout;
 }

@@ -38,6 +38,12 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/optimize-http.test.ts",
   "test/history-webhook.test.ts",
   "test/webhook-crash.test.ts",
+  "test/executable.test.ts",
+  "test/serve.test.ts",
+  "test/read-cache.test.ts",
+  "test/history.test.ts",
+  "test/reliability-concurrency.test.ts",
+  "test/demo.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -57,32 +63,20 @@ export const POSTGRES_ONLY: readonly string[] = [
 /** About the SQLite file itself: SQLite only, and why. */
 export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/backup-restore.test.ts": "backup and restore copy the SQLite file (on PostgreSQL that is pg_dump's job)",
-  "test/backup.test.ts": "backup makes an SQLite copy of the file",
+  "test/backup.test.ts": "backup makes an SQLite copy of the file, also beside concurrent writes and admin commands",
   "test/cli-database.test.ts": "chooses between --data and --database itself (the harness's translation would hide it); needs no server",
   "test/data-file-private.test.ts": "the permission bits of the SQLite file, its -wal and -shm and a backup, under a permissive umask",
-  "test/cli-everyday.test.ts": "one-line failures about the data file: missing (refused, never created), a directory, a backup path",
+  "test/cli-everyday.test.ts": "the data file: missing (commands refuse it in one line, serve creates it), a directory, a backup path",
   "test/deb.test.ts": "the .deb package and its data file under /var/lib/feedbase",
   "test/fault-clean-stop.test.ts": "no -wal or -shm left, the copied file alone complete: SQLite's WAL",
   "test/fault-disk-full.test.ts": "a full disk made with SQLite's max_page_count",
   "test/fault-other-owner.test.ts": "a data file owned by another user",
-  "test/fault-schema.test.ts": "the SQLite file's schema versions and the copy kept before migrating",
+  "test/make-run.test.ts": "make run's recipe serves an SQLite data file (--data)",
+  "test/fault-schema.test.ts": "the SQLite file's schema versions, the copy kept before migrating, what a migration fills in",
   "test/price-log.test.ts": "the price log and its fold, SQLite's layout of the history (PostgreSQL inserts into price_history)",
   "test/quiet-fold.test.ts": "folding the price log when writes go quiet: PostgreSQL has no log",
+  "test/data-version.test.ts": "an admin commit seen through the header of SQLite's WAL index (the -shm file), across checkpoints",
   "test/write-queue.test.ts": "the SQLite group commit (WriteQueue) on a bun:sqlite Database",
-};
-
-/**
- * SQLite only as written: they reach into the SQLite file (bun:sqlite or the SQLite store functions to
- * seed or check rows, a check of the file itself in an otherwise neutral file, backup) or run commands
- * past the harness; they join BACKEND_NEUTRAL when those steps go through the harness, the CLI or HTTP.
- */
-export const DIRECT_SQLITE: Readonly<Record<string, string>> = {
-  "test/executable.test.ts": "runs dist/feedbase with --data through its own helper, past the harness's translation",
-  "test/reliability-concurrency.test.ts": "runs backup beside concurrent writes",
-  "test/serve.test.ts": "one test checks that serve creates a missing data file",
-  "test/demo.test.ts": "checks the demo's rows with the SQLite store functions and the make run file",
-  "test/history.test.ts": "reads history rows and the migration of an older SQLite file",
-  "test/read-cache.test.ts": "writes through a second SQLite connection to stand for an admin command",
 };
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
