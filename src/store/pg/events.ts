@@ -15,7 +15,21 @@ export const OUTBOX_LOCK = 0x66656564_6f757462n;
  * @example await lockOutbox(tx)
  */
 export async function lockOutbox(sql: SQL): Promise<void> {
+  if (holding.has(sql)) return;
   await sql`SELECT pg_advisory_xact_lock(${OUTBOX_LOCK})`;
+}
+
+/** Transactions that hold the outbox lock to their end (./write-batch.ts's): their `lockOutbox` is free. */
+const holding = new WeakSet<SQL>();
+
+/**
+ * Take the outbox lock for the rest of a transaction, outside any savepoint (one rolled back would give
+ * back a lock taken inside it), so the statements of its writes need not take it again.
+ * @example await holdOutbox(tx)
+ */
+export async function holdOutbox(tx: SQL): Promise<void> {
+  await lockOutbox(tx);
+  holding.add(tx);
 }
 
 /**

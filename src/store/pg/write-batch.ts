@@ -8,7 +8,29 @@
  * {@link MAX_BATCH} writes.
  */
 import type { SQL } from "bun";
+import { holdOutbox } from "./events.ts";
 import { notifyChange } from "./transaction.ts";
+
+/**
+ * One write in a savepoint of its own. SAVEPOINT and RELEASE are sent without waiting for their answers
+ * (they travel with the write's first statement and the next write's), saving two round trips a write;
+ * a RELEASE that failed is found when `released` is awaited before COMMIT.
+ */
+async function runInSavepoint(tx: SQL, op: Pending, released: Promise<unknown>[]): Promise<Outcome> {
+  const opened = tx`SAVEPOINT write`.execute();
+  let outcome: Outcome;
+  try {
+    outcome = { ok: true, value: (await Promise.all([opened, op.work(tx)]))[1] };
+  } catch (error) {
+    // If this fails too the transaction is lost: the error ends the batch, and every write of it rejects.
+    await tx`ROLLBACK TO SAVEPOINT write`;
+    outcome = { ok: false, error };
+  }
+  const release = tx`RELEASE SAVEPOINT write`.execute();
+  release.catch(() => {});
+  released.push(release);
+  return outcome;
+}
 
 /** At most this many writes share one transaction, so one batch cannot hold the outbox lock for long. */
 export const MAX_BATCH = 256;
@@ -80,13 +102,11 @@ export class PgWriteBatch {
     const outcomes: Outcome[] = [];
     try {
       await this.sql.begin(async (tx) => {
-        for (const op of batch) {
-          try {
-            outcomes.push({ ok: true, value: await tx.savepoint((sp) => op.work(sp)) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
+        // Every API write takes the outbox lock; taken here, outside the savepoints, it is held to COMMIT and theirs cost nothing.
+        await holdOutbox(tx);
+        const released: Promise<unknown>[] = [];
+        for (const op of batch) outcomes.push(await runInSavepoint(tx, op, released));
+        await Promise.all(released);
         // Also the check that the transaction is still whole: on an aborted one this statement fails.
         if (outcomes.some((o) => o.ok)) await notifyChange(tx);
       });
