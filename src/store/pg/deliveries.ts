@@ -9,21 +9,32 @@ import { newDeliveryId } from "../../domain/ids.ts";
 import { OPT_IN_EVENTS, type EventType } from "../../domain/events.ts";
 import type { AttemptOutcome, CommittedEvent, DueDelivery, WebhookDisable } from "../deliveries.ts";
 import { recordAttempt } from "./attempts.ts";
+import { pipelined } from "./pipelined.ts";
 import { setWebhookEnabled } from "./webhooks.ts";
 
 /** How long a claim holds: past the 10 s an attempt may take, and what a dead instance's deliveries wait. */
 export const LEASE_MS = 60_000;
 
-/** One pending delivery per enabled, subscribed webhook, in the event's transaction. @example await fanOut(tx, event) // 2 */
-export async function fanOut(sql: SQL, event: CommittedEvent): Promise<number> {
-  const optIn = OPT_IN_EVENTS.includes(event.type) ? 1 : 0;
-  const webhooks = (await sql`SELECT id FROM webhooks WHERE workspace_id = ${event.workspaceId} AND enabled = 1
-    AND ((events IS NULL AND ${optIn}::int = 0) OR strpos(',' || events || ',', ',' || ${event.type}::text || ',') > 0) ORDER BY id`) as { id: string }[];
+/** The enabled webhooks an event of `type` goes to, by id. @example await subscribers(tx, 1, "price.updated") // ["wh_…"] */
+export async function subscribers(sql: SQL, workspaceId: number, type: EventType): Promise<string[]> {
+  const optIn = OPT_IN_EVENTS.includes(type) ? 1 : 0;
+  const rows = (await sql`SELECT id FROM webhooks WHERE workspace_id = ${workspaceId} AND enabled = 1
+    AND ((events IS NULL AND ${optIn}::int = 0) OR strpos(',' || events || ',', ',' || ${type}::text || ',') > 0) ORDER BY id`) as { id: string }[];
+  return rows.map((row) => row.id);
+}
+
+/**
+ * One pending delivery per webhook of {@link subscribers}, in the event's transaction; the inserts are
+ * sent together. @example await fanOut(tx, event, await subscribers(tx, 1, event.type)) // 2
+ */
+export async function fanOut(sql: SQL, event: CommittedEvent, webhooks: readonly string[]): Promise<number> {
   const dueAt = Date.parse(event.now);
-  for (const { id } of webhooks) {
-    await sql`INSERT INTO deliveries (id, webhook_id, event_id, ingredient, status, attempts, next_attempt_at, created_at, updated_at)
-      VALUES (${newDeliveryId()}, ${id}, ${event.id}, ${event.ingredient}, 'pending', 0, ${dueAt}::bigint, ${event.now}, ${event.now})`;
-  }
+  await pipelined(
+    ...webhooks.map(
+      (id) => sql`INSERT INTO deliveries (id, webhook_id, event_id, ingredient, status, attempts, next_attempt_at, created_at, updated_at)
+        VALUES (${newDeliveryId()}, ${id}, ${event.id}, ${event.ingredient}, 'pending', 0, ${dueAt}::bigint, ${event.now}, ${event.now})`.execute() as Promise<unknown>,
+    ),
+  );
   return webhooks.length;
 }
 

@@ -2,7 +2,8 @@
 import type { SQL } from "bun";
 import type { NewEvent } from "../../domain/events.ts";
 import type { EventRow } from "../events.ts";
-import { fanOut } from "./deliveries.ts";
+import { fanOut, subscribers } from "./deliveries.ts";
+import { pipelined } from "./pipelined.ts";
 
 /** The transaction lock of the outbox ("feedoutb" in ASCII); see {@link lockOutbox}. */
 export const OUTBOX_LOCK = 0x66656564_6f757462n;
@@ -39,9 +40,12 @@ export async function holdOutbox(tx: SQL): Promise<void> {
  */
 export async function recordEvent(sql: SQL, event: NewEvent): Promise<number> {
   await lockOutbox(sql);
-  const [row] = (await sql`INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at)
-    VALUES (${event.workspaceId}, ${event.type}, ${event.ingredient}, ${JSON.stringify(event.payload)}, ${event.keyId}, ${event.now}) RETURNING id`) as { id: number }[];
-  await fanOut(sql, { id: row!.id, workspaceId: event.workspaceId, type: event.type, ingredient: event.ingredient, now: event.now });
+  const [[row], webhooks] = await pipelined(
+    sql`INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at)
+      VALUES (${event.workspaceId}, ${event.type}, ${event.ingredient}, ${JSON.stringify(event.payload)}, ${event.keyId}, ${event.now}) RETURNING id`.execute() as Promise<{ id: number }[]>,
+    subscribers(sql, event.workspaceId, event.type),
+  );
+  await fanOut(sql, { id: row!.id, workspaceId: event.workspaceId, type: event.type, ingredient: event.ingredient, now: event.now }, webhooks);
   return row!.id;
 }
 

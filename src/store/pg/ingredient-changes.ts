@@ -8,7 +8,8 @@ import type { PriceSource } from "../price-history.ts";
 import { formulasMovedBy } from "./costs.ts";
 import { hasSubscriber } from "./deliveries.ts";
 import { lockOutbox, recordEvent } from "./events.ts";
-import { findIngredient, requireIngredient } from "./ingredients.ts";
+import { findIngredient, lockIngredient, requireIngredient } from "./ingredients.ts";
+import { pipelined } from "./pipelined.ts";
 import { recordChange, recordPrice } from "./price-history.ts";
 
 /** SQLSTATE unique_violation: another connection inserted the same name first. */
@@ -46,21 +47,22 @@ export async function insertIngredient(sql: SQL, workspaceId: number, input: Cre
  */
 export async function updatePrice(sql: SQL, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): Promise<IngredientDetail> {
   await lockOutbox(sql);
-  // An admin import changes prices under its row locks without the outbox lock: wait for it, so the
-  // price read as "before" is the one this change replaces.
-  await sql`SELECT 1 FROM ingredients WHERE workspace_id = ${actor.workspaceId} AND name = ${name} FOR UPDATE`;
-  const before = await requireIngredient(sql, actor.workspaceId, name);
+  // An admin import changes prices under its row locks without the outbox lock: the row lock waits for
+  // it, so the price read as "before" is the one this change replaces.
+  const before = await lockIngredient(sql, actor.workspaceId, name);
   const after = priceAfter(before, change);
-  await sql`UPDATE ingredients SET price = ${after.price}, in_stock = ${after.inStock ? 1 : 0}, updated_at = ${actor.now}
-    WHERE workspace_id = ${actor.workspaceId} AND name = ${name}`;
-  await recordChange(sql, actor.workspaceId, name, before, after, actor.now, "api");
-  if (change.price !== before.price) {
-    const events = priceEvents(actor, name, before.price, change.price);
-    await recordEvent(sql, events.updated);
-    if (await hasSubscriber(sql, actor.workspaceId, "formula.cost_changed")) {
-      const formulas = await formulasMovedBy(sql, actor.workspaceId, name, before.price);
-      if (formulas.length > 0) await recordEvent(sql, events.costChanged(formulas));
-    }
+  const events = change.price !== before.price ? priceEvents(actor, name, before.price, change.price) : null;
+  // None of these needs another's answer: sent together, they share a round trip.
+  const [, , , costWatched] = await pipelined(
+    sql`UPDATE ingredients SET price = ${after.price}, in_stock = ${after.inStock ? 1 : 0}, updated_at = ${actor.now}
+      WHERE workspace_id = ${actor.workspaceId} AND name = ${name}`.execute(),
+    recordChange(sql, actor.workspaceId, name, before, after, actor.now, "api"),
+    events ? recordEvent(sql, events.updated) : Promise.resolve(0),
+    events ? hasSubscriber(sql, actor.workspaceId, "formula.cost_changed") : Promise.resolve(false),
+  );
+  if (events && costWatched) {
+    const formulas = await formulasMovedBy(sql, actor.workspaceId, name, before.price);
+    if (formulas.length > 0) await recordEvent(sql, events.costChanged(formulas));
   }
   return { ...before, ...after, updatedAt: actor.now };
 }

@@ -35,15 +35,30 @@ export async function listPools(sql: SQL, workspaceId: number): Promise<string[]
 
 /** @example await findIngredient(sql, 1, "Soybean meal 48%") // IngredientDetail | null */
 export async function findIngredient(sql: SQL, workspaceId: number, name: string): Promise<IngredientDetail | null> {
+  return selectIngredient(sql, workspaceId, name, false);
+}
+
+async function selectIngredient(sql: SQL, workspaceId: number, name: string, forUpdate: boolean): Promise<IngredientDetail | null> {
   if (unmatchable(name)) return null;
   const rows = (await sql`SELECT name, category, price, in_stock AS "inStock", nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
-    FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name}`) as DetailRow[];
+    FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name} ${forUpdate ? sql`FOR UPDATE` : sql``}`) as DetailRow[];
   return rows[0] ? toDetail(rows[0]) : null;
 }
 
 /** @example await requireIngredient(sql, 1, "Maize") // throws NotFoundError("Ingredient not found: Maize") */
 export async function requireIngredient(sql: SQL, workspaceId: number, name: string): Promise<IngredientDetail> {
   const found = await findIngredient(sql, workspaceId, name);
+  if (!found) throw new NotFoundError(`Ingredient not found: ${name}`);
+  return found;
+}
+
+/**
+ * {@link requireIngredient} with its row locked until the transaction ends (FOR UPDATE): it waits for a
+ * writer holding the row, so what it reads stays the current value while this transaction lasts.
+ * @example const before = await lockIngredient(tx, 1, "Maize")
+ */
+export async function lockIngredient(sql: SQL, workspaceId: number, name: string): Promise<IngredientDetail> {
+  const found = await selectIngredient(sql, workspaceId, name, true);
   if (!found) throw new NotFoundError(`Ingredient not found: ${name}`);
   return found;
 }

@@ -9,6 +9,7 @@
  */
 import type { SQL } from "bun";
 import { holdOutbox } from "./events.ts";
+import { pipelined } from "./pipelined.ts";
 import { notifyChange } from "./transaction.ts";
 
 /**
@@ -20,7 +21,7 @@ async function runInSavepoint(tx: SQL, op: Pending, released: Promise<unknown>[]
   const opened = tx`SAVEPOINT write`.execute();
   let outcome: Outcome;
   try {
-    outcome = { ok: true, value: (await Promise.all([opened, op.work(tx)]))[1] };
+    outcome = { ok: true, value: (await pipelined(opened, op.work(tx)))[1] };
   } catch (error) {
     // If this fails too the transaction is lost: the error ends the batch, and every write of it rejects.
     await tx`ROLLBACK TO SAVEPOINT write`;
