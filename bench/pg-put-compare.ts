@@ -85,15 +85,16 @@ try {
     }
   }
   const med = (side: string, k: "rate" | "p50" | "p99") => medianOf(figures[side]!.map((f) => f[k]));
-  const ratio = (k: "rate" | "p50" | "p99", over = "before") => {
-    const xs = figures.after!.map((f, i) => f[k] / figures[over]![i]![k]);
+  const ratio = (k: "rate" | "p50" | "p99", over = "before", side = "after") => {
+    const xs = figures[side]!.map((f, i) => f[k] / figures[over]![i]![k]);
     return `${medianOf(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
   };
-  console.log(`| figure | after | before | after ÷ before (min–max) | SQLite (after build) | after ÷ SQLite |`);
-  console.log(`|---|---:|---:|---|---:|---|`);
-  console.log(`| req/s | ${med("after", "rate").toFixed(0)} | ${med("before", "rate").toFixed(0)} | ${ratio("rate")} | ${med("sqlite", "rate").toFixed(0)} | ${ratio("rate", "sqlite")} |`);
-  console.log(`| p50 ms | ${med("after", "p50").toFixed(1)} | ${med("before", "p50").toFixed(1)} | ${ratio("p50")} | ${med("sqlite", "p50").toFixed(1)} | ${ratio("p50", "sqlite")} |`);
-  console.log(`| p99 ms | ${med("after", "p99").toFixed(1)} | ${med("before", "p99").toFixed(1)} | ${ratio("p99")} | ${med("sqlite", "p99").toFixed(1)} | ${ratio("p99", "sqlite")} |`);
+  console.log(`| figure | after | before | after ÷ before (min–max) | SQLite (after build) | after ÷ SQLite | before ÷ SQLite |`);
+  console.log(`|---|---:|---:|---|---:|---|---|`);
+  for (const [label, k] of [["req/s", "rate"], ["p50 ms", "p50"], ["p99 ms", "p99"]] as const) {
+    const fixed = k === "rate" ? 0 : 1;
+    console.log(`| ${label} | ${med("after", k).toFixed(fixed)} | ${med("before", k).toFixed(fixed)} | ${ratio(k)} | ${med("sqlite", k).toFixed(fixed)} | ${ratio(k, "sqlite")} | ${ratio(k, "sqlite", "before")} |`);
+  }
   console.log(`${REPS} repetitions, ${new Date().toISOString().slice(0, 16)}Z, highest 1-minute load average ${Math.max(...loads).toFixed(2)}`);
 } finally {
   for (const s of servers) if (s.proc.exitCode === null) s.proc.kill("SIGTERM");
