@@ -5,7 +5,8 @@
  * always got; a batch whose COMMIT fails answers every one of its requests with an error and stores
  * nothing of them. A batch's members are fixed by holding the outbox lock from the test: the batch in
  * flight waits on it, and the writes sent meanwhile are counted by GET /metrics (feedbase_writes_waiting)
- * before it is let go, so they all go in the next batch.
+ * before it is let go, so they all go in the next batch. A batch whose connection is lost fails whole,
+ * and the next one starts on another connection.
  */
 import { SQL } from "bun";
 import { describe, expect, test } from "bun:test";
@@ -57,8 +58,12 @@ async function holdThenBatch(s: Served, inFlight: () => Promise<Response>, next:
     await held`SELECT pg_advisory_lock(${OUTBOX_LOCK})`;
     const first = inFlight();
     await eventually(() => psql(s.url, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").trim() === "1", 10_000);
-    const rest = next.map((send) => send());
-    await eventually(async () => (await s.metric("feedbase_writes_waiting")) === next.length, 10_000);
+    const rest: Promise<Response>[] = [];
+    // One at a time, so the batch takes them in this order.
+    for (const send of next) {
+      rest.push(send());
+      await eventually(async () => (await s.metric("feedbase_writes_waiting")) === rest.length, 10_000);
+    }
     await held`SELECT pg_advisory_unlock(${OUTBOX_LOCK})`;
     return { first: await first, rest: await Promise.all(rest) };
   } finally {
@@ -189,6 +194,49 @@ describe("group commit on PostgreSQL", () => {
       ]);
       expect(column(s.url, "SELECT count(*) FROM events")).toEqual([String(Number(eventsBefore) + 5)]);
     } finally {
+      await s.stop();
+    }
+  }, 60_000);
+
+  test("a batch whose connection is lost mid-way answers each of its requests with an error, even a write done before, and the next batch commits", async () => {
+    const s = await served();
+    // Holds Oats' row, so the batch stops at Oats, after Wheat has been written in its savepoint.
+    const rowHolder = new SQL(s.url, { max: 1 });
+    let letGo!: () => void;
+    const holding = new Promise<void>((resolve) => (letGo = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const rowHeld = rowHolder.begin(async (tx) => {
+      await tx`SELECT 1 FROM ingredients WHERE name = 'Oats' FOR UPDATE`;
+      locked();
+      await holding;
+      throw new Error("rolled back");
+    }).catch(() => {});
+    try {
+      await isLocked;
+      const eventsBefore = column(s.url, "SELECT count(*) FROM events")[0];
+      const batch = holdThenBatch(s, () => s.put("Maize", 101), [() => s.put("Wheat", 102), () => s.put("Oats", 103), () => s.post("Bran")]);
+      await eventually(() => psql(s.url, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'transactionid'").trim() === "1", 10_000);
+      const pid = psql(s.url, "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'transactionid'").trim();
+      expect(psql(s.url, `SELECT pg_terminate_backend(${Number(pid)})`).trim()).toBe("t");
+      letGo();
+      await rowHeld;
+      const { first, rest } = await batch;
+      expect(first.status).toBe(200);
+      for (const res of rest) {
+        expect(res.status).toBe(500);
+        expect(await res.json()).toMatchObject({ status: "error" });
+      }
+      expect(column(s.url, "SELECT name || '|' || price FROM ingredients WHERE name IN ('Maize', 'Wheat', 'Oats', 'Bran') ORDER BY name")).toEqual(["Maize|101", "Oats|100", "Wheat|100"]);
+      expect(column(s.url, "SELECT count(*) FROM events")).toEqual([String(Number(eventsBefore) + 1)]);
+
+      // The next batch runs on another connection of the pool.
+      const after = await Promise.all([s.put("Wheat", 102), s.put("Oats", 103), s.post("Bran")]);
+      expect(after.map((res) => res.status)).toEqual([200, 200, 201]);
+      expect(column(s.url, "SELECT count(*) FROM events")).toEqual([String(Number(eventsBefore) + 4)]);
+    } finally {
+      letGo();
+      await rowHolder.close();
       await s.stop();
     }
   }, 60_000);

@@ -12,6 +12,17 @@ import { holdOutbox } from "./events.ts";
 import { pipelined } from "./pipelined.ts";
 import { notifyChange } from "./transaction.ts";
 
+/** At most this many writes share one transaction, so one batch cannot hold the outbox lock for long. */
+export const MAX_BATCH = 256;
+
+interface Pending {
+  work: (tx: SQL) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 /**
  * One write in a savepoint of its own. SAVEPOINT and RELEASE are sent without waiting for their answers
  * (they travel with the write's first statement and the next write's), saving two round trips a write;
@@ -32,17 +43,6 @@ async function runInSavepoint(tx: SQL, op: Pending, released: Promise<unknown>[]
   released.push(release);
   return outcome;
 }
-
-/** At most this many writes share one transaction, so one batch cannot hold the outbox lock for long. */
-export const MAX_BATCH = 256;
-
-interface Pending {
-  work: (tx: SQL) => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export interface WriteBatchHooks {
   /** Run once per committed batch in which a write succeeded, after COMMIT and before any promise settles. */
