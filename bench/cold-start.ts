@@ -4,12 +4,15 @@
  * bench/bare-server.ts compiled the same way and answering the same captured bytes, interleaved in
  * the same run; then spawn to exit of `feedbase version` and `feedbase key list`. Prints medians and
  * the ratio; bench/run.ts measures the same start for bench/RESULTS.md. `FEEDBASE_EXES=a,b` compares
- * several builds of the executable in the same run (the first also makes the demo data).
+ * several builds of the executable in the same run (the first also makes the demo data). Beside a
+ * PostgreSQL cluster (`test/postgres/cluster.sh bun bench/cold-start.ts`), each build's `serve --database`
+ * on a copy of the same demo data (`feedbase copy-to`) is timed too, interleaved in the same runs.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CapturedResponse } from "./bare-server.ts";
+import { copyToPostgres, PG_ADMIN_URL } from "./postgres.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const EXES = (process.env.FEEDBASE_EXES ?? join(ROOT, "dist", "feedbase")).split(",");
@@ -68,7 +71,9 @@ try {
   const bare = join(tmp, "bare-server");
   await run([process.execPath, "build", join(import.meta.dir, "bare-server.ts"), "--compile", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", bare]);
 
+  const database = PG_ADMIN_URL ? (await copyToPostgres(EXES[0]!, data, "cold")).url : null;
   const serve = EXES.map(() => [] as number[]);
+  const servePg = EXES.map(() => [] as number[]);
   const version = EXES.map(() => [] as number[]);
   const keyList = EXES.map(() => [] as number[]);
   const baseline: number[] = [];
@@ -78,6 +83,10 @@ try {
     for (const [n, exe] of EXES.entries()) {
       const p = freePort();
       serve[n]!.push(await firstAnswer([exe, "serve", "--data", data, "--port", String(p)], p, "/v1/prices", key));
+      if (database) {
+        const pp = freePort();
+        servePg[n]!.push(await firstAnswer([exe, "serve", "--database", database, "--port", String(pp)], pp, "/v1/prices", key));
+      }
       let t = performance.now();
       await run([exe, "version"]);
       version[n]!.push(performance.now() - t);
@@ -91,6 +100,7 @@ try {
   for (const [n, exe] of EXES.entries()) {
     const ms = median(serve[n]!);
     console.log(`${exe}: ${f(ms)} ms (${(ms / median(baseline)).toFixed(2)}x the bare server); spawn to exit: version ${f(median(version[n]!))} ms, key list ${f(median(keyList[n]!))} ms`);
+    if (database) console.log(`${exe} serve --database: ${f(median(servePg[n]!))} ms (PostgreSQL ÷ SQLite ${(median(servePg[n]!) / ms).toFixed(2)})`);
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

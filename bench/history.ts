@@ -23,6 +23,7 @@ import { join } from "node:path";
 import { generateFormulas, generateIngredients, seedIngredients, SEED } from "./dataset.ts";
 import { writeSection } from "./results-file.ts";
 import { freePort, processTicks, waitForIdle } from "./system.ts";
+import { copyToPostgres, NO_CLUSTER, PG_ADMIN_URL } from "./postgres.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { createKey } from "../src/store/keys.ts";
 import { FOLD_AT, foldPriceLog, recordPrice } from "../src/store/price-history.ts";
@@ -68,8 +69,12 @@ interface Sides {
 export interface HistoryBench {
   shape: typeof SHAPE;
   baselineNote: string | null;
-  /** The same reads on the same data with the log just folded and with it one entry short of its next fold. */
-  latency: { logEmpty: LatencySet; logFull: LatencySet | null; quietFolded?: LatencySet | null };
+  /**
+   * The same reads on the same data with the log just folded and with it one entry short of its next fold;
+   * `postgres`: on a PostgreSQL copy of the log-empty file (null, with `postgresNote`, when not measured).
+   */
+  latency: { logEmpty: LatencySet; logFull: LatencySet | null; quietFolded?: LatencySet | null; postgres?: LatencySet | null };
+  postgresNote?: string | null;
   throughput: { id: "prices" | "put"; label: string; history: number[]; baseline: number[]; ratio: number | null; kibPerRequest: Sides; cpuUsPerRequest: Sides }[];
 }
 
@@ -162,9 +167,13 @@ export interface Server {
   url: string;
 }
 
-export async function serve(exe: string, dataPath: string, key: string): Promise<Server> {
+/**
+ * `exe serve` on a data file (or with `"--database"`, on a PostgreSQL URL), once it answers 200 on /v1/health.
+ * @example const server = await serve("dist/feedbase", "/tmp/x/feedbase.db", key)
+ */
+export async function serve(exe: string, dataPath: string, key: string, flag: "--data" | "--database" = "--data"): Promise<Server> {
   const port = freePort();
-  const proc = Bun.spawn([exe, "serve", "--data", dataPath, "--port", String(port)], { cwd: ROOT, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+  const proc = Bun.spawn([exe, "serve", flag, dataPath, "--port", String(port)], { cwd: ROOT, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   while ((await fetch(url + "/v1/health", { headers: { "X-API-Key": key } }).then((r) => r.status, () => 0)) !== 200) {
@@ -248,8 +257,15 @@ export async function benchHistory(exe: string): Promise<HistoryBench> {
     progress("latency of the history reads, log empty (no request answered from the cache)");
     const empty = await serve(exe, join(tmp, "folded.db"), key);
     servers.push(empty);
-    const figures = { logEmpty: await latencies(empty), logFull: null as LatencySet | null, quietFolded: null as LatencySet | null };
+    const figures = { logEmpty: await latencies(empty), logFull: null as LatencySet | null, quietFolded: null as LatencySet | null, postgres: null as LatencySet | null };
     await stop(empty);
+    if (PG_ADMIN_URL) {
+      progress("latency of the history reads on PostgreSQL (a copy of the same data)");
+      const pg = await serve(exe, (await copyToPostgres(exe, join(tmp, "folded.db"), "history")).url, key, "--database");
+      servers.push(pg);
+      figures.postgres = await latencies(pg);
+      await stop(pg);
+    }
     const current = await serve(exe, withHistory, key);
     servers.push(current);
     progress(`latency of the history reads, ${FOLD_AT - 1} entries in the log`);
@@ -286,7 +302,7 @@ export async function benchHistory(exe: string): Promise<HistoryBench> {
       if (row.baseline.length > 0) row.ratio = medianOf(row.history.map((h, i) => h / row.baseline[i]!));
       throughput.push(row);
     }
-    return { shape: SHAPE, baselineNote: baseline.note, latency: figures, throughput };
+    return { shape: SHAPE, baselineNote: baseline.note, latency: figures, postgresNote: PG_ADMIN_URL ? null : NO_CLUSTER, throughput };
   } finally {
     for (const s of servers) if (s.proc.exitCode === null) await stop(s);
     rmSync(tmp, { recursive: true, force: true });
@@ -328,6 +344,7 @@ export function renderHistory(h: HistoryBench | null, failure?: string): string[
       if (f) out.push(`| ${label} | ${f.requests} | ${log} | ${fixed(f.medianMs, 2)} | ${fixed(f.p90Ms, 2)} | ${fixed(f.maxMs, 2)} | ${f.medianMs < BOUND_MS ? "yes" : "**no**"} |`);
     }
   }
+  out.push("", ...renderPostgresLatency(h, rows));
   out.push(
     "",
     `**Throughput with history against without it** (this tree compiled twice the same way, the baseline with \`recordPrice\`, the one function that writes ` +
@@ -335,7 +352,8 @@ export function renderHistory(h: HistoryBench | null, failure?: string): string[
       `with and without, ${WRK.reps} pairs). Each PUT changes a price, so the history build also writes a history entry; no webhook asks for ` +
       "`formula.cost_changed`, so none is computed (the default). The ratio is the median of the per-pair ratios, the range their spread. " +
       "KiB written per request is what the server process caused to be written to storage during the run (`/proc/<pid>/io` write_bytes: WAL frames and " +
-      "checkpoints) and CPU µs per request the server's own processor time (`/proc/<pid>/stat`): two figures the shared machine's other load moves little:",
+      "checkpoints) and CPU µs per request the server's own processor time (`/proc/<pid>/stat`): two figures the shared machine's other load moves little. " +
+      "It stays SQLite only: it compares two builds of the history write, not two stores (the PostgreSQL side of PUT is in the endpoint table).",
     "",
   );
   if (h.baselineNote) out.push(h.baselineNote, "");
@@ -353,6 +371,28 @@ export function renderHistory(h: HistoryBench | null, failure?: string): string[
     out.push(`| \`${t.label}\` | ${median(t.history)} | ${median(t.baseline)} | ${ratio} | ${spread} | ${pair(t.kibPerRequest)} | ${pair(t.cpuUsPerRequest)} | ${list(t.history)} | ${list(t.baseline)} |`);
   }
   out.push("");
+  return out;
+}
+
+/** The history reads on PostgreSQL beside SQLite's log-empty figures: same data, same requests, same run. */
+function renderPostgresLatency(h: HistoryBench, rows: [string, keyof LatencySet][]): string[] {
+  const pg = h.latency.postgres;
+  if (!pg) return [`**PostgreSQL beside SQLite**: ${h.postgresNote ?? "not measured"}.`];
+  const out = [
+    "**PostgreSQL beside SQLite**: the same requests in the same run, right after the log-empty set, against `feedbase serve --database` on a copy " +
+      "of that file (`feedbase copy-to`) in make bench's throwaway cluster. PostgreSQL keeps no price log (each entry goes straight into the indexed history), " +
+      "so it has one figure per request, set beside SQLite's with the log empty (the same rows, all indexed); the ratio is of the medians:",
+    "",
+    "| request | requests | SQLite median ms (log empty) | PostgreSQL median ms | PostgreSQL p90 ms | PostgreSQL max ms | PostgreSQL ÷ SQLite | PostgreSQL median within the bound |",
+    "|---|---:|---:|---:|---:|---:|---:|---|",
+  ];
+  for (const [label, id] of rows) {
+    const [lite, f] = [h.latency.logEmpty[id], pg[id]];
+    out.push(
+      `| ${label} | ${f.requests} | ${fixed(lite.medianMs, 2)} | ${fixed(f.medianMs, 2)} | ${fixed(f.p90Ms, 2)} | ${fixed(f.maxMs, 2)} | ` +
+        `**${fixed(f.medianMs / lite.medianMs, 2)}** | ${f.medianMs < BOUND_MS ? "yes" : "**no**"} |`,
+    );
+  }
   return out;
 }
 

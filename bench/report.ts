@@ -61,8 +61,10 @@ export interface BenchReport {
   limiter: Record<string, number> | null;
   webhooks: { json: Record<string, unknown> | null; raw: string } | null;
   history: { figures: HistoryBench | null; failure: string | null };
-  importTime: { rows: number; bytes: number; importMs: number; baselineMs: number } | null;
-  coldStart: { ms: number; bareMs: number; runs: number };
+  /** `postgresMs`: the same import into an empty PostgreSQL database; null when the cluster was not there. */
+  importTime: { rows: number; bytes: number; importMs: number; postgresMs: number | null; baselineMs: number } | null;
+  /** `postgresMs`: `serve --database` on the PostgreSQL copy of the same data; null when the cluster was not there. */
+  coldStart: { ms: number; postgresMs: number | null; bareMs: number; runs: number };
   executable: { bytes: number; bareBytes: number };
   elapsedSeconds: number;
   notes: string[];
@@ -346,12 +348,17 @@ export function renderReport(r: BenchReport): string {
   line();
   if (r.importTime) {
     const i = r.importTime;
+    const rowOf = (what: string, ms: number) => line(`| ${what} | ${(ms / 1000).toFixed(2)} | ${int(i.rows / (ms / 1000))} |`);
     line("| | seconds | rows/s |");
     line("|---|---:|---:|");
-    line(`| \`feedbase import ingredients\` of a ${int(i.rows)}-row CSV (${mib(i.bytes / 1024)}), process start included | ${(i.importMs / 1000).toFixed(2)} | ${int(i.rows / (i.importMs / 1000))} |`);
-    line(`| baseline: the same rows inserted with the store's insert in one transaction, in process | ${(i.baselineMs / 1000).toFixed(2)} | ${int(i.rows / (i.baselineMs / 1000))} |`);
+    rowOf(`\`feedbase import ingredients\` of a ${int(i.rows)}-row CSV (${mib(i.bytes / 1024)}) into an empty data file, process start included`, i.importMs);
+    if (i.postgresMs !== null) rowOf("the same CSV with `--database` into an empty PostgreSQL database (schema made by the command, as on a first import)", i.postgresMs);
+    rowOf("baseline: the same rows inserted with the store's insert in one transaction, in process", i.baselineMs);
     line();
-    line(`Import takes **${times(i.importMs / i.baselineMs)}** the baseline (one run each).`);
+    line(
+      `Import takes **${times(i.importMs / i.baselineMs)}** the baseline (one run each)` +
+        (i.postgresMs === null ? "; PostgreSQL not measured (see Notes)." : `; into PostgreSQL, in the same run on the same machine, PostgreSQL ÷ SQLite: **${ratio(i.postgresMs / i.importMs)}**.`),
+    );
   } else {
     line("not measured yet: the executable has no `import ingredients` command (or it failed; see notes).");
   }
@@ -359,9 +366,14 @@ export function renderReport(r: BenchReport): string {
 
   line("## Cold start");
   line();
+  const c = r.coldStart;
   line(
-    `Spawn to the first 200 on \`/v1/prices\`, median of ${r.coldStart.runs}: feedbase ${ms(r.coldStart.ms)} ms, the bare server (compiled the same way) ` +
-      `${ms(r.coldStart.bareMs)} ms: **${times(r.coldStart.ms / r.coldStart.bareMs)}**.`,
+    `Spawn to the first 200 on \`/v1/prices\`, median of ${c.runs}: feedbase ${ms(c.ms)} ms, the bare server (compiled the same way) ` +
+      `${ms(c.bareMs)} ms: **${times(c.ms / c.bareMs)}**.` +
+      (c.postgresMs === null
+        ? " PostgreSQL not measured (see Notes)."
+        : ` \`serve --database\` on the PostgreSQL copy of the same data, interleaved in the same run (connecting, checking the schema, reading the prices): ` +
+          `${ms(c.postgresMs)} ms, PostgreSQL ÷ SQLite **${ratio(c.postgresMs / c.ms)}**.`),
   );
   line();
   line("## Executable size");

@@ -26,7 +26,7 @@ import { describeMachine, freePort, memoryKiB, startCpuMeter, waitForIdle } from
 import { benchHistory } from "./history.ts";
 import { median, renderMetricsCost, renderReport, usedPairs, type BenchReport, type CommitResult, type RunRecord, type ScenarioSpec } from "./report.ts";
 import { openDatabase } from "../src/store/db.ts";
-import { SQL } from "bun";
+import { copyToPostgres, createDatabase, NO_CLUSTER, PG_ADMIN_URL, rowCount } from "./postgres.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const BUILT = join(ROOT, "dist", "feedbase");
@@ -49,8 +49,6 @@ const EXTRA_BUDGET_MS = 5.5 * 60_000;
 /** The scenario also run against `serve --metrics`: the small cached read, where a fixed cost per request shows most. */
 const METRICS_SCENARIO = "ingredient";
 const METRICS_ONLY = process.env.FEEDBASE_BENCH_METRICS_ONLY === "1";
-/** The throwaway cluster make bench runs beside (test/postgres/cluster.sh): the PostgreSQL side of every scenario. */
-const PG_ADMIN_URL = process.env.FEEDBASE_TEST_PG_URL;
 
 const t0 = Date.now();
 const progress = (msg: string) => process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)}s] ${msg}\n`);
@@ -253,7 +251,7 @@ async function measureAll(tmp: string, servers: Running[]): Promise<BenchReport>
   const webhooks = await extraWebhooks(notes);
   const history = await extraHistory();
   const importTime = await extraImport(tmp, notes);
-  const coldStart = await extraColdStart(dataPath, keys[0]!, bareExe, captured, tmp);
+  const coldStart = await extraColdStart(dataPath, keys[0]!, bareExe, captured, tmp, postgres?.url ?? null);
 
   const versions = {
     bun: Bun.version,
@@ -413,24 +411,16 @@ async function startMetricsServer(dataPath: string, key: string, tmp: string): P
  * `feedbase serve --database` on a copy of the seeded file (`feedbase copy-to`, so the keys come along)
  * in a new database of make bench's throwaway cluster; null, with a note, when there is none.
  */
-async function startPostgresServer(dataPath: string, key: string, tmp: string, notes: string[]): Promise<{ server: Running; version: string } | null> {
+async function startPostgresServer(dataPath: string, key: string, tmp: string, notes: string[]): Promise<{ server: Running; version: string; url: string } | null> {
   if (!PG_ADMIN_URL) {
-    notes.push("PostgreSQL not measured: run through `make bench`, which starts a throwaway cluster (test/postgres/cluster.sh)");
+    notes.push(NO_CLUSTER);
     return null;
   }
-  const admin = new SQL(PG_ADMIN_URL, { max: 1 });
-  const name = `feedbase_bench_${process.pid}`;
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const version = ((await admin`SHOW server_version`) as { server_version: string }[])[0]!.server_version;
-  await admin.close();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = "/" + name;
-  progress(`copying the data file into PostgreSQL ${version} and starting feedbase serve --database`);
-  const copied = await exec([EXE, "copy-to", url.href, "--data", dataPath], { timeoutMs: 120_000 });
-  if (copied.code !== 0) throw new Error(`feedbase copy-to failed: ${copied.stderr}`);
+  progress("copying the data file into PostgreSQL and starting feedbase serve --database");
+  const { url, version } = await copyToPostgres(EXE, dataPath, "serve");
   const port = freePort();
-  const server = await startServer([EXE, "serve", "--database", url.href, "--port", String(port)], port, key, join(tmp, "serve-postgres.err"));
-  return { server, version };
+  const server = await startServer([EXE, "serve", "--database", url, "--port", String(port)], port, key, join(tmp, "serve-postgres.err"));
+  return { server, version, url };
 }
 
 /** `make bench-metrics`: only the small read, metrics off and on, interleaved; the figures only. */
@@ -508,7 +498,10 @@ async function extraHistory(): Promise<BenchReport["history"]> {
   }
 }
 
-/** `feedbase import ingredients` of a 50,000-row CSV, against inserting the same rows in process. */
+/**
+ * `feedbase import ingredients` of a 50,000-row CSV into an empty data file and, beside it, into an
+ * empty PostgreSQL database (`--database`), against inserting the same rows in process.
+ */
 async function extraImport(tmp: string, notes: string[]) {
   if (!(await hasCommand("import", "ingredients"))) return null;
   progress(`import of ${DATASET.importRows} rows`);
@@ -527,28 +520,51 @@ async function extraImport(tmp: string, notes: string[]) {
     notes.push(`feedbase import ingredients did not import the ${rows.length} rows (exit ${out.code}, ${count} rows): ${oneLine(out.stderr)}`);
     return null;
   }
+  const postgresMs = await importIntoPostgres(csv, rows.length, notes);
   const baseline = join(tmp, "import-baseline.db");
   const b0 = performance.now();
   seedIngredients(baseline, rows);
-  return { rows: rows.length, bytes: statSync(csv).size, importMs, baselineMs: performance.now() - b0 };
+  return { rows: rows.length, bytes: statSync(csv).size, importMs, postgresMs, baselineMs: performance.now() - b0 };
 }
 
-/** Spawn to first 200 on /v1/prices, median of 5, feedbase and the compiled bare server interleaved (bench/cold-start.ts alone). */
-async function extraColdStart(dataPath: string, key: string, bareExe: string, captured: string, tmp: string) {
+/** The same import into a new database of the cluster (migrated by the command itself, as a first import would be); null, with a note, when it cannot be measured. */
+async function importIntoPostgres(csv: string, rows: number, notes: string[]): Promise<number | null> {
+  if (!PG_ADMIN_URL) return null;
+  progress(`import of ${rows} rows into PostgreSQL`);
+  const { url } = await createDatabase("import");
+  const started = performance.now();
+  const out = await exec([EXE, "import", "ingredients", csv, "--database", url], { timeoutMs: 180_000 });
+  const ms = performance.now() - started;
+  const count = await rowCount(url, "ingredients");
+  if (out.code !== 0 || count !== rows) {
+    notes.push(`feedbase import ingredients --database did not import the ${rows} rows (exit ${out.code}, ${count} rows): ${oneLine(out.stderr)}`);
+    return null;
+  }
+  return ms;
+}
+
+/**
+ * Spawn to first 200 on /v1/prices, median of 5: feedbase on the data file, feedbase on its PostgreSQL
+ * copy (when the cluster is there) and the compiled bare server, interleaved (bench/cold-start.ts alone).
+ */
+async function extraColdStart(dataPath: string, key: string, bareExe: string, captured: string, tmp: string, postgresUrl: string | null) {
   progress("cold start");
-  const real: number[] = [];
-  const bare: number[] = [];
+  const times = { feedbase: [] as number[], postgres: [] as number[], bare: [] as number[] };
+  const sides = postgresUrl ? (["feedbase", "postgres", "bare"] as const) : (["feedbase", "bare"] as const);
   for (let i = 0; i < 5; i++) {
-    for (const side of ["feedbase", "bare"] as const) {
+    for (const side of sides) {
       await idleWait(1000);
       const port = freePort();
-      const cmd = side === "feedbase" ? [EXE, "serve", "--data", dataPath, "--port", String(port)] : [bareExe, captured, String(port)];
+      const cmd =
+        side === "feedbase" ? [EXE, "serve", "--data", dataPath, "--port", String(port)]
+        : side === "postgres" ? [EXE, "serve", "--database", postgresUrl!, "--port", String(port)]
+        : [bareExe, captured, String(port)];
       const server = await startServer(cmd, port, key, join(tmp, `cold-${side}.err`), "/v1/prices");
-      (side === "feedbase" ? real : bare).push(server.startMs);
+      times[side].push(server.startMs);
       await stopServer(server);
     }
   }
-  return { ms: median(real), bareMs: median(bare), runs: real.length };
+  return { ms: median(times.feedbase), postgresMs: postgresUrl ? median(times.postgres) : null, bareMs: median(times.bare), runs: times.feedbase.length };
 }
 
 await main();
