@@ -26,7 +26,7 @@ import { describeMachine, freePort, memoryKiB, startCpuMeter, waitForIdle } from
 import { benchHistory } from "./history.ts";
 import { median, renderMetricsCost, renderReport, usedPairs, type BenchReport, type CommitResult, type RunRecord, type ScenarioSpec } from "./report.ts";
 import { openDatabase } from "../src/store/db.ts";
-import { SQL } from "bun";
+import { copyToPostgres } from "./postgres-copy.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const BUILT = join(ROOT, "dist", "feedbase");
@@ -418,19 +418,11 @@ async function startPostgresServer(dataPath: string, key: string, tmp: string, n
     notes.push("PostgreSQL not measured: run through `make bench`, which starts a throwaway cluster (test/postgres/cluster.sh)");
     return null;
   }
-  const admin = new SQL(PG_ADMIN_URL, { max: 1 });
-  const name = `feedbase_bench_${process.pid}`;
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const version = ((await admin`SHOW server_version`) as { server_version: string }[])[0]!.server_version;
-  await admin.close();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = "/" + name;
-  progress(`copying the data file into PostgreSQL ${version} and starting feedbase serve --database`);
-  const copied = await exec([EXE, "copy-to", url.href, "--data", dataPath], { timeoutMs: 120_000 });
-  if (copied.code !== 0) throw new Error(`feedbase copy-to failed: ${copied.stderr}`);
+  progress("copying the data file into PostgreSQL and starting feedbase serve --database");
+  const copy = await copyToPostgres(PG_ADMIN_URL, `feedbase_bench_${process.pid}`, dataPath, (argv) => exec([EXE, ...argv], { timeoutMs: 120_000 }));
   const port = freePort();
-  const server = await startServer([EXE, "serve", "--database", url.href, "--port", String(port)], port, key, join(tmp, "serve-postgres.err"));
-  return { server, version };
+  const server = await startServer([EXE, "serve", "--database", copy.url, "--port", String(port)], port, key, join(tmp, "serve-postgres.err"));
+  return { server, version: copy.version };
 }
 
 /** `make bench-metrics`: only the small read, metrics off and on, interleaved; the figures only. */
