@@ -12,11 +12,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CapturedResponse } from "./bare-server.ts";
-import { copyToPostgres, PG_ADMIN_URL } from "./postgres.ts";
+import { copyToPostgres } from "./postgres-copy.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const EXES = (process.env.FEEDBASE_EXES ?? join(ROOT, "dist", "feedbase")).split(",");
 const RUNS = Number(process.argv[2] ?? 9);
+/** A PostgreSQL cluster to time `serve --database` on (test/postgres/cluster.sh sets it). */
+const PG_ADMIN_URL = process.env.FEEDBASE_TEST_PG_URL;
 const tmp = mkdtempSync(join(tmpdir(), "feedbase-cold-"));
 const data = join(tmp, "demo.db");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -71,7 +73,8 @@ try {
   const bare = join(tmp, "bare-server");
   await run([process.execPath, "build", join(import.meta.dir, "bare-server.ts"), "--compile", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", bare]);
 
-  const database = PG_ADMIN_URL ? (await copyToPostgres(EXES[0]!, data, "cold")).url : null;
+  const copy = PG_ADMIN_URL ? await copyToPostgres(PG_ADMIN_URL, `feedbase_cold_${process.pid}`, data, (argv) => run([EXES[0]!, ...argv]).then(() => ({ code: 0, stderr: "" }))) : null;
+  const database = copy?.url ?? null;
   const serve = EXES.map(() => [] as number[]);
   const servePg = EXES.map(() => [] as number[]);
   const version = EXES.map(() => [] as number[]);
@@ -95,6 +98,7 @@ try {
       keyList[n]!.push(performance.now() - t);
     }
   }
+  await copy?.drop();
   const f = (n: number) => n.toFixed(1);
   console.log(`spawn to the first 200 on GET /v1/prices, median of ${RUNS}; the bare server: ${f(median(baseline))} ms`);
   for (const [n, exe] of EXES.entries()) {

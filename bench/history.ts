@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { generateFormulas, generateIngredients, seedIngredients, SEED } from "./dataset.ts";
 import { writeSection } from "./results-file.ts";
 import { freePort, processTicks, waitForIdle } from "./system.ts";
-import { copyToPostgres, NO_CLUSTER, PG_ADMIN_URL } from "./postgres.ts";
+import { copyToPostgres } from "./postgres-copy.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { createKey } from "../src/store/keys.ts";
 import { FOLD_AT, foldPriceLog, recordPrice } from "../src/store/price-history.ts";
@@ -44,6 +44,8 @@ const WRK = { threads: 2, connections: 32, seconds: 3, reps: 5 } as const;
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 const TICKS_PER_SECOND = 100;
 const NOW = Date.parse("2026-11-23T08:00:00.000Z");
+/** make bench's throwaway cluster (test/postgres/cluster.sh): the history reads on PostgreSQL too when it is there. */
+const PG_ADMIN_URL = process.env.FEEDBASE_TEST_PG_URL;
 
 export interface LatencyFigure {
   requests: number;
@@ -261,10 +263,12 @@ export async function benchHistory(exe: string): Promise<HistoryBench> {
     await stop(empty);
     if (PG_ADMIN_URL) {
       progress("latency of the history reads on PostgreSQL (a copy of the same data)");
-      const pg = await serve(exe, (await copyToPostgres(exe, join(tmp, "folded.db"), "history")).url, key, "--database");
+      const copy = await copyToPostgres(PG_ADMIN_URL, `feedbase_bench_history_${process.pid}`, join(tmp, "folded.db"), (argv) => run([exe, ...argv]));
+      const pg = await serve(exe, copy.url, key, "--database");
       servers.push(pg);
       figures.postgres = await latencies(pg);
       await stop(pg);
+      await copy.drop();
     }
     const current = await serve(exe, withHistory, key);
     servers.push(current);
@@ -302,7 +306,7 @@ export async function benchHistory(exe: string): Promise<HistoryBench> {
       if (row.baseline.length > 0) row.ratio = medianOf(row.history.map((h, i) => h / row.baseline[i]!));
       throughput.push(row);
     }
-    return { shape: SHAPE, baselineNote: baseline.note, latency: figures, postgresNote: PG_ADMIN_URL ? null : NO_CLUSTER, throughput };
+    return { shape: SHAPE, baselineNote: baseline.note, latency: figures, postgresNote: PG_ADMIN_URL ? null : "not measured: run through `make bench`, which starts a throwaway cluster (test/postgres/cluster.sh)", throughput };
   } finally {
     for (const s of servers) if (s.proc.exitCode === null) await stop(s);
     rmSync(tmp, { recursive: true, force: true });

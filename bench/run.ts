@@ -26,7 +26,8 @@ import { describeMachine, freePort, memoryKiB, startCpuMeter, waitForIdle } from
 import { benchHistory } from "./history.ts";
 import { median, renderMetricsCost, renderReport, usedPairs, type BenchReport, type CommitResult, type RunRecord, type ScenarioSpec } from "./report.ts";
 import { openDatabase } from "../src/store/db.ts";
-import { copyToPostgres, createDatabase, NO_CLUSTER, PG_ADMIN_URL, rowCount } from "./postgres.ts";
+import { copyToPostgres, createDatabase } from "./postgres-copy.ts";
+import { SQL } from "bun";
 
 const ROOT = join(import.meta.dir, "..");
 const BUILT = join(ROOT, "dist", "feedbase");
@@ -49,6 +50,8 @@ const EXTRA_BUDGET_MS = 5.5 * 60_000;
 /** The scenario also run against `serve --metrics`: the small cached read, where a fixed cost per request shows most. */
 const METRICS_SCENARIO = "ingredient";
 const METRICS_ONLY = process.env.FEEDBASE_BENCH_METRICS_ONLY === "1";
+/** The throwaway cluster make bench runs beside (test/postgres/cluster.sh): the PostgreSQL side of every scenario. */
+const PG_ADMIN_URL = process.env.FEEDBASE_TEST_PG_URL;
 
 const t0 = Date.now();
 const progress = (msg: string) => process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)}s] ${msg}\n`);
@@ -413,14 +416,14 @@ async function startMetricsServer(dataPath: string, key: string, tmp: string): P
  */
 async function startPostgresServer(dataPath: string, key: string, tmp: string, notes: string[]): Promise<{ server: Running; version: string; url: string } | null> {
   if (!PG_ADMIN_URL) {
-    notes.push(NO_CLUSTER);
+    notes.push("PostgreSQL not measured: run through `make bench`, which starts a throwaway cluster (test/postgres/cluster.sh)");
     return null;
   }
   progress("copying the data file into PostgreSQL and starting feedbase serve --database");
-  const { url, version } = await copyToPostgres(EXE, dataPath, "serve");
+  const copy = await copyToPostgres(PG_ADMIN_URL, `feedbase_bench_${process.pid}`, dataPath, (argv) => exec([EXE, ...argv], { timeoutMs: 120_000 }));
   const port = freePort();
-  const server = await startServer([EXE, "serve", "--database", url, "--port", String(port)], port, key, join(tmp, "serve-postgres.err"));
-  return { server, version, url };
+  const server = await startServer([EXE, "serve", "--database", copy.url, "--port", String(port)], port, key, join(tmp, "serve-postgres.err"));
+  return { server, version: copy.version, url: copy.url };
 }
 
 /** `make bench-metrics`: only the small read, metrics off and on, interleaved; the figures only. */
@@ -531,11 +534,14 @@ async function extraImport(tmp: string, notes: string[]) {
 async function importIntoPostgres(csv: string, rows: number, notes: string[]): Promise<number | null> {
   if (!PG_ADMIN_URL) return null;
   progress(`import of ${rows} rows into PostgreSQL`);
-  const { url } = await createDatabase("import");
+  const db = await createDatabase(PG_ADMIN_URL, `feedbase_bench_import_${process.pid}`);
   const started = performance.now();
-  const out = await exec([EXE, "import", "ingredients", csv, "--database", url], { timeoutMs: 180_000 });
+  const out = await exec([EXE, "import", "ingredients", csv, "--database", db.url], { timeoutMs: 180_000 });
   const ms = performance.now() - started;
-  const count = await rowCount(url, "ingredients");
+  const sql = new SQL(db.url, { max: 1 });
+  const count = Number(((await sql`SELECT count(*)::int AS n FROM ingredients`) as { n: number }[])[0]!.n);
+  await sql.close();
+  await db.drop();
   if (out.code !== 0 || count !== rows) {
     notes.push(`feedbase import ingredients --database did not import the ${rows} rows (exit ${out.code}, ${count} rows): ${oneLine(out.stderr)}`);
     return null;
