@@ -4,6 +4,7 @@
  */
 
 import { renderHistory, type HistoryBench } from "./history.ts";
+import { renderWebhooks, type WebhookRun } from "./webhooks-report.ts";
 
 /** One endpoint under load; `available` is false (with `why`) when the server cannot answer it yet. */
 export interface ScenarioSpec {
@@ -59,7 +60,7 @@ export interface BenchReport {
   postgres: string | null;
   memory: { idleRssKiB: number; bareIdleRssKiB: number; peakRssKiB: number; bareRssPeakKiB: number; served: number };
   limiter: Record<string, number> | null;
-  webhooks: { json: Record<string, unknown> | null; raw: string } | null;
+  webhooks: WebhookRun;
   history: { figures: HistoryBench | null; failure: string | null };
   /** `postgresMs`: the same import into an empty PostgreSQL database; null when the cluster was not there. */
   importTime: { rows: number; bytes: number; importMs: number; postgresMs: number | null; baselineMs: number } | null;
@@ -323,24 +324,7 @@ export function renderReport(r: BenchReport): string {
   }
   line();
 
-  line("## Webhook latency and throughput");
-  line();
-  if (!r.webhooks) {
-    line("not measured yet: bench/webhooks.ts does not exist.");
-  } else if (r.webhooks.json) {
-    line("From bench/webhooks.ts:");
-    line();
-    line("| figure | value |");
-    line("|---|---:|");
-    for (const [k, v] of Object.entries(r.webhooks.json)) line(`| ${k} | ${typeof v === "object" ? JSON.stringify(v) : String(v)} |`);
-  } else {
-    line("bench/webhooks.ts printed no JSON object; its output:");
-    line();
-    line("```");
-    line(r.webhooks.raw.trim().slice(0, 4000));
-    line("```");
-  }
-  line();
+  for (const l of renderWebhooks(r.webhooks)) line(l);
 
   for (const l of renderHistory(r.history.figures, r.history.failure ?? undefined)) line(l);
 

@@ -27,6 +27,7 @@ import { benchHistory } from "./history.ts";
 import { median, renderMetricsCost, renderReport, usedPairs, type BenchReport, type CommitResult, type RunRecord, type ScenarioSpec } from "./report.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { copyToPostgres, createDatabase } from "./postgres-copy.ts";
+import type { WebhookBench, WebhookRun } from "./webhooks-report.ts";
 import { SQL } from "bun";
 
 const ROOT = join(import.meta.dir, "..");
@@ -476,18 +477,16 @@ async function extraLimiter(notes: string[]): Promise<Record<string, number> | n
   return JSON.parse(out.stdout) as Record<string, number>;
 }
 
-/** bench/webhooks.ts is another issue's; its figures are printed as it reports them (one JSON object). */
-async function extraWebhooks(notes: string[]): Promise<{ json: Record<string, unknown> | null; raw: string } | null> {
-  const script = join(import.meta.dir, "webhooks.ts");
-  if (!existsSync(script)) return null;
+/** bench/webhooks.ts, SQLite and (under make bench's cluster) PostgreSQL: its figures, or its output when it printed none. */
+async function extraWebhooks(notes: string[]): Promise<WebhookRun> {
   progress("webhooks (bench/webhooks.ts)");
-  const out = await exec([BUN, script], { env: { FEEDBASE_EXE: EXE }, timeoutMs: 150_000 });
+  const out = await exec([BUN, join(import.meta.dir, "webhooks.ts")], { env: { FEEDBASE_EXE: EXE }, timeoutMs: 300_000 });
   if (out.code !== 0) notes.push(`bench/webhooks.ts exited ${out.code}: ${oneLine(out.stderr.trim().split("\n").pop() ?? "")}`);
   const last = out.stdout.trim().split("\n").pop() ?? "";
   try {
-    return { json: JSON.parse(last) as Record<string, unknown>, raw: out.stdout };
+    return { figures: JSON.parse(last) as WebhookBench, raw: out.stdout };
   } catch {
-    return { json: null, raw: out.stdout || out.stderr };
+    return { figures: null, raw: out.stdout || out.stderr };
   }
 }
 
