@@ -57,6 +57,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/instances.pg.ts",
   "test/postgres/outbox.pg.ts",
   "test/postgres/outage.pg.ts",
+  "test/postgres/import-race.pg.ts",
   "test/postgres/write-batch.pg.ts",
 ];
 

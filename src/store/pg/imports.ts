@@ -26,22 +26,28 @@ export async function checkIngredientImport(sql: SQL, workspaceId: number, text:
   return checkRows(text, format, existing.map((r) => r.name), options);
 }
 
+/** New rows sent at once: Bun.sql pipelines them, so a chunk costs about one round trip, not two a row. */
+const INSERT_CHUNK = 500;
+
 /** Write checked rows inside the caller's transaction. @example await writeIngredientImport(tx, 1, rows, { update: false, now }) */
 export async function writeIngredientImport(sql: SQL, workspaceId: number, rows: readonly IngredientRow[], options: IngredientImportOptions): Promise<{ added: number; updated: number }> {
   const source = options.source ?? "import";
   let updated = 0;
+  const added: IngredientRow[] = [];
   for (const row of rows) {
     if (options.update && (await replaceIngredient(sql, workspaceId, row, options.now))) updated++;
-    else {
-      try {
-        await insertIngredient(sql, workspaceId, row.input, source, row.updatedAt ?? options.now, row.createdAt ?? options.now);
-      } catch (error) {
-        if ((error as { errno?: string }).errno === UNIQUE_VIOLATION) throw addedWhileImporting(row);
-        throw error;
-      }
-    }
+    else added.push(row);
   }
-  return { added: rows.length - updated, updated };
+  for (let start = 0; start < added.length; start += INSERT_CHUNK) {
+    const chunk = added.slice(start, start + INSERT_CHUNK);
+    const settled = await Promise.allSettled(chunk.map((row) => insertIngredient(sql, workspaceId, row.input, source, row.updatedAt ?? options.now, row.createdAt ?? options.now)));
+    // One failure aborts the transaction and fails the statements behind it: name the row that was taken, if one was.
+    const taken = settled.findIndex((r) => r.status === "rejected" && (r.reason as { errno?: string }).errno === UNIQUE_VIOLATION);
+    if (taken !== -1) throw addedWhileImporting(chunk[taken]!);
+    const failed = settled.find((r) => r.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+  return { added: added.length, updated };
 }
 
 /** `--update`: everything but the name and createdAt; a changed price or stock is recorded at the import's time. */
