@@ -3,6 +3,7 @@
  * nutrients as JSON text, so every row is mapped the same way whichever database read it.
  */
 import type { z } from "zod";
+import { NotFoundError } from "../domain/errors.ts";
 import type { ingredientQuery } from "../schemas/ingredients.ts";
 import type * as R from "../schemas/responses.ts";
 
@@ -42,3 +43,9 @@ export function stockFlags<T extends { inStock: boolean }>(rows: (Omit<T, "inSto
  * @example filterValues({ inStock: true }) // [null, 1]
  */
 export const filterValues = (f: IngredientFilters): [string | null, number | null] => [f.category ?? null, f.inStock === undefined ? null : f.inStock ? 1 : 0];
+
+/** The ingredient looked up, or the 404 both backends answer for a name the workspace lacks. @example orNotFound(row, "Maize") */
+export function orNotFound(ingredient: IngredientDetail | null, name: string): IngredientDetail {
+  if (!ingredient) throw new NotFoundError(`Ingredient not found: ${name}`);
+  return ingredient;
+}

@@ -1,6 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { NotFoundError } from "../domain/errors.ts";
-import { filterValues, stockFlags, toDetail, type DetailRow, type IngredientDetail, type IngredientFilters, type IngredientListItem, type PriceEntry } from "./ingredient-rows.ts";
+import { filterValues, orNotFound, stockFlags, toDetail, type DetailRow, type IngredientDetail, type IngredientFilters, type IngredientListItem, type PriceEntry } from "./ingredient-rows.ts";
 
 export type { IngredientDetail, IngredientFilters, IngredientListItem, PriceEntry } from "./ingredient-rows.ts";
 
@@ -43,9 +42,7 @@ export function findIngredient(db: Database, workspaceId: number, name: string):
 
 /** @example requireIngredient(db, 1, "Maize") // throws NotFoundError("Ingredient not found: Maize") */
 export function requireIngredient(db: Database, workspaceId: number, name: string): IngredientDetail {
-  const found = findIngredient(db, workspaceId, name);
-  if (!found) throw new NotFoundError(`Ingredient not found: ${name}`);
-  return found;
+  return orNotFound(findIngredient(db, workspaceId, name), name);
 }
 
 /** Every ingredient in full, in list order (the export). @example listIngredientDetails(db, 1)[0].nutrients */

@@ -1,8 +1,7 @@
 /** PostgreSQL's twins of ../ingredients.ts: same arguments after the connection, same results, same order. */
 import type { SQL } from "bun";
-import { NotFoundError } from "../../domain/errors.ts";
 import { unmatchable } from "./text.ts";
-import { filterValues, stockFlags, toDetail, type DetailRow, type IngredientDetail, type IngredientFilters, type IngredientListItem, type PriceEntry } from "../ingredient-rows.ts";
+import { filterValues, orNotFound, stockFlags, toDetail, type DetailRow, type IngredientDetail, type IngredientFilters, type IngredientListItem, type PriceEntry } from "../ingredient-rows.ts";
 
 // Names order as SQLite's NOCASE then bytes (docs/decisions.md#serving-from-postgresql): fb_nocase folds A-Z only, the columns compare bytes.
 
@@ -47,9 +46,7 @@ async function selectIngredient(sql: SQL, workspaceId: number, name: string, for
 
 /** @example await requireIngredient(sql, 1, "Maize") // throws NotFoundError("Ingredient not found: Maize") */
 export async function requireIngredient(sql: SQL, workspaceId: number, name: string): Promise<IngredientDetail> {
-  const found = await findIngredient(sql, workspaceId, name);
-  if (!found) throw new NotFoundError(`Ingredient not found: ${name}`);
-  return found;
+  return orNotFound(await findIngredient(sql, workspaceId, name), name);
 }
 
 /**
@@ -58,9 +55,7 @@ export async function requireIngredient(sql: SQL, workspaceId: number, name: str
  * @example const before = await lockIngredient(tx, 1, "Maize")
  */
 export async function lockIngredient(sql: SQL, workspaceId: number, name: string): Promise<IngredientDetail> {
-  const found = await selectIngredient(sql, workspaceId, name, true);
-  if (!found) throw new NotFoundError(`Ingredient not found: ${name}`);
-  return found;
+  return orNotFound(await selectIngredient(sql, workspaceId, name, true), name);
 }
 
 /** Every ingredient in full, in list order (the export). @example (await listIngredientDetails(sql, 1))[0].nutrients */
