@@ -52,9 +52,9 @@ export function limitsCheck(problem: LeastCostProblem): LimitsCheck {
       ratios.push({ row: r, ratio: { numerator: limit.numerator, denominator: limit.denominator, min: bounds.includes("min") ? limit.limit : null, max: bounds.includes("max") ? limit.limit : null } });
       return;
     }
-    const [weights, scale] = weightsOf(limit, candidates.map((c) => c.name), values);
-    const min = limit.min === null ? null : decimalOf(limit.min);
-    const max = limit.max === null ? null : decimalOf(limit.max);
+    const [weights, scale] = weightsOf(limit, candidates, values);
+    const min = limit.kind === "co2e" || limit.min === null ? null : decimalOf(limit.min);
+    const max = limit.max === null || !Number.isFinite(limit.max) ? null : decimalOf(limit.max);
     tests.push((u) => {
       const found: Break[] = [];
       if (min !== null && compareWeighted(weights, u, min, scale) < 0) found.push({ row: r, bound: "min", by: "exact" });
@@ -77,8 +77,12 @@ export function limitsCheck(problem: LeastCostProblem): LimitsCheck {
   };
 }
 
-/** A nutrient's values per 100 % (units × value / 10^6 is the level), or an inclusion's indicator (units / 10^4 is the percent). */
-function weightsOf(limit: Exclude<Limit, { kind: "ratio" }>, names: readonly string[], values: (key: string) => Decimal[]): [Decimal[], number] {
+/**
+ * A nutrient's values per 100 % (units × value / 10^6 is the level), an inclusion's indicator (units / 10^4
+ * is the percent), or kg CO2e per kg (units × co2e / 10^3 is kg CO2e per tonne; an unknown one is held at 0).
+ */
+function weightsOf(limit: Exclude<Limit, { kind: "ratio" }>, candidates: LeastCostProblem["candidates"], values: (key: string) => Decimal[]): [Decimal[], number] {
   if (limit.kind === "nutrient") return [values(limit.key), 6];
-  return [names.map((n) => (n === limit.name ? decimalOf(1) : ZERO)), 4];
+  if (limit.kind === "co2e") return [candidates.map((c) => (typeof c.co2e === "number" ? decimalOf(c.co2e) : ZERO)), 3];
+  return [candidates.map((c) => (c.name === limit.name ? decimalOf(1) : ZERO)), 4];
 }

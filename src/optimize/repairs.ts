@@ -52,8 +52,8 @@ export function repairsOf(highs: Highs, problem: LeastCostProblem): Repair[] {
   return conflictsOf(highs, problem).map((c) => ({ ...c, alone: false }));
 }
 
-const KIND_ORDER = { nutrient: 0, ingredient: 1, ratio: 2 } as const;
-const nameOf = (l: Limit) => (l.kind === "nutrient" ? l.key : l.kind === "ingredient" ? l.name : `${l.numerator}/${l.denominator}`);
+const KIND_ORDER = { nutrient: 0, ingredient: 1, ratio: 2, co2e: 3 } as const;
+const nameOf = (l: Limit) => (l.kind === "nutrient" ? l.key : l.kind === "ingredient" ? l.name : l.kind === "ratio" ? `${l.numerator}/${l.denominator}` : "co2e");
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 const move = (r: Repair) => Math.abs(r.bestAchievable! - r.value) / Math.max(Math.abs(r.value), 1);
 

@@ -10,6 +10,7 @@ import type { IngredientDetail } from "../store/ingredients.ts";
 import { decimalOf, weightedSum } from "./exact.ts";
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
 import { buildProblem, candidateNames, inMix, type Candidate, type Limit } from "./model.ts";
+import type { Conflict } from "./conflicts.ts";
 import type { Repair } from "./repairs.ts";
 import { roundedMix } from "./rounding.ts";
 import { solveLeastCost, type LeastCostOutcome } from "./solve.ts";
@@ -113,7 +114,7 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
     const range = { validFrom: roundOrNull(s.validFrom), validTo: roundOrNull(s.validTo) };
     if (s.limit.kind === "nutrient") shadow.nutrients.push({ key: s.limit.key, ...common, ...range });
     else if (s.limit.kind === "ingredient") shadow.ingredients.push({ name: s.limit.name, ...common, ...range });
-    else shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
+    else if (s.limit.kind === "ratio") shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
   }
   const inUnrounded = candidates.flatMap((c, j) => (inMix(x, j) ? [{ c, j, percent: percentOf(j) }] : []));
   inUnrounded.sort((a, b) => b.percent - a.percent || (a.c.name < b.c.name ? -1 : a.c.name > b.c.name ? 1 : 0));
@@ -146,14 +147,16 @@ export function costPerTonOf(rows: ReadonlyArray<{ percent: number; price: numbe
 
 const roundOrNull = (v: number | null) => (v === null ? null : round(v, 2));
 
-function shapeConflict(c: Repair): OptimizeResult["conflicts"][number] {
+/** A conflict as the answer shows it; an elastic one (no `alone`, as the frontier's) is `alone: false`. */
+export function shapeConflict(c: Conflict | Repair): OptimizeResult["conflicts"][number] {
   // A single repair's value is already rounded toward feasibility (repairs.ts).
-  const tail = { bound: c.bound, limit: c.value, bestAchievable: c.bestAchievable === null ? null : round(c.bestAchievable, 4), alone: c.alone };
+  const tail = { bound: c.bound, limit: c.value, bestAchievable: c.bestAchievable === null ? null : round(c.bestAchievable, 4), alone: "alone" in c ? c.alone : false };
   return { ...target(c.limit), ...tail };
 }
 
 function target(limit: Limit) {
   if (limit.kind === "nutrient") return { kind: "nutrient" as const, key: limit.key };
   if (limit.kind === "ingredient") return { kind: "ingredient" as const, name: limit.name };
-  return { kind: "ratio" as const, numerator: limit.numerator, denominator: limit.denominator };
+  if (limit.kind === "ratio") return { kind: "ratio" as const, numerator: limit.numerator, denominator: limit.denominator };
+  return { kind: "co2e" as const };
 }
