@@ -8,6 +8,7 @@ import { achievedNutrients, amountOf, costOf, round, totalCostOf, type FormulaCo
 import type { OptimizeResult } from "../schemas/optimize.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
 import type { Conflict } from "./conflicts.ts";
+import { limitTarget } from "./limit-target.ts";
 import { buildProblem, candidateNames, costPerTon, inMix, type Candidate, type Limit } from "./model.ts";
 import { solveLeastCost, type LeastCostOutcome } from "./solve.ts";
 
@@ -126,11 +127,5 @@ const roundOrNull = (v: number | null) => (v === null ? null : round(v, 2));
 
 function shapeConflict(c: Conflict): OptimizeResult["conflicts"][number] {
   const tail = { bound: c.bound, limit: c.value, bestAchievable: c.bestAchievable === null ? null : round(c.bestAchievable, 4) };
-  return { ...target(c.limit), ...tail };
-}
-
-function target(limit: Limit) {
-  if (limit.kind === "nutrient") return { kind: "nutrient" as const, key: limit.key };
-  if (limit.kind === "ingredient") return { kind: "ingredient" as const, name: limit.name };
-  return { kind: "ratio" as const, numerator: limit.numerator, denominator: limit.denominator };
+  return { ...limitTarget(c.limit), ...tail };
 }
