@@ -12,7 +12,7 @@ import { achievedNutrients, round, type FormulaConstraints } from "../domain/for
 import { ValidationError } from "../domain/errors.ts";
 import { gridMip } from "./grid-mip.ts";
 import { gridRows, missedBounds, type GridRow } from "./grid-rows.ts";
-import { limitTarget, type LimitTarget } from "./limit-target.ts";
+import { limitTarget, type FormulaLimitTarget } from "./limit-target.ts";
 
 export interface BatchSheetInput {
   id: string;
@@ -38,7 +38,7 @@ export interface BatchSheetLine {
   deviationKg: number;
 }
 
-export type BatchConflict = LimitTarget & { bound: "min" | "max"; limit: number; bestAchievable: number | null };
+export type BatchConflict = FormulaLimitTarget & { bound: "min" | "max"; limit: number; bestAchievable: number | null };
 
 export interface BatchSheet {
   id: string;

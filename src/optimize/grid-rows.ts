@@ -8,7 +8,7 @@
  */
 import { add, atScale, ceilDiv, floorDiv, gcd, mul, toDecimal, ZERO, type Decimal } from "../domain/decimal.ts";
 import type { FormulaConstraints } from "../domain/formula-math.ts";
-import type { Limit } from "./model.ts";
+import type { FormulaLimit } from "./limit-target.ts";
 
 export interface GridLine {
   name: string;
@@ -19,7 +19,7 @@ export interface GridLine {
 
 export interface GridRow {
   /** null for Σ kg = size. */
-  limit: Limit | null;
+  limit: FormulaLimit | null;
   coefficients: bigint[];
   /** Inclusive integer bounds on Σ coefficients × n; null = none. */
   lower: bigint | null;
@@ -30,7 +30,7 @@ const valueOf = (nutrients: Readonly<Record<string, number>>, key: string) => (O
 
 /** One limit as decimals: coefficients per line and its bounds, all already multiplied by size. */
 interface DecimalRow {
-  limit: Limit | null;
+  limit: FormulaLimit | null;
   coefficients: Decimal[];
   lower: Decimal | null;
   upper: Decimal | null;

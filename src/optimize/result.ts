@@ -100,7 +100,7 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
     const range = { validFrom: roundOrNull(s.validFrom), validTo: roundOrNull(s.validTo) };
     if (s.limit.kind === "nutrient") shadow.nutrients.push({ key: s.limit.key, ...common, ...range });
     else if (s.limit.kind === "ingredient") shadow.ingredients.push({ name: s.limit.name, ...common, ...range });
-    else shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
+    else if (s.limit.kind === "ratio") shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
   }
 
   return {
@@ -125,7 +125,7 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
 
 const roundOrNull = (v: number | null) => (v === null ? null : round(v, 2));
 
-function shapeConflict(c: Conflict): OptimizeResult["conflicts"][number] {
+export function shapeConflict(c: Conflict): OptimizeResult["conflicts"][number] {
   const tail = { bound: c.bound, limit: c.value, bestAchievable: c.bestAchievable === null ? null : round(c.bestAchievable, 4) };
   return { ...limitTarget(c.limit), ...tail };
 }
