@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Command } from "commander";
-import { batchScales } from "../src/domain/batch-params.ts";
+import { batchScales } from "../src/optimize/batch-params.ts";
 import { csvLine } from "../src/domain/csv.ts";
 import { ValidationError } from "../src/domain/errors.ts";
 import { batchInput } from "../src/optimize/batch-input.ts";

@@ -2,7 +2,7 @@
  * The plain-data input of a batch sheet from a saved formula and the workspace's ingredients (today's
  * prices and nutrients); shared by the route and `feedbase formula batch`.
  */
-import type { BatchScales } from "../domain/batch-params.ts";
+import type { BatchScales } from "./batch-params.ts";
 import type { FormulaDetail } from "../schemas/formulas.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
 import type { BatchSheetInput } from "./batch-sheet.ts";

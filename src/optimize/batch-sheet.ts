@@ -7,7 +7,8 @@
  * and sum kept) and the limits they miss.
  */
 import type { Highs } from "highs";
-import { add, atScale, compare, gcd, mul, toDecimal, type Decimal } from "../domain/decimal.ts";
+import { add, atScale, compare, gcd, mul } from "./decimal-ops.ts";
+import { decimalOf, type Decimal } from "./exact.ts";
 import { achievedNutrients, round, type FormulaConstraints } from "../domain/formula-math.ts";
 import { ValidationError } from "../domain/errors.ts";
 import { gridMip } from "./grid-mip.ts";
@@ -62,29 +63,29 @@ export function batchSheet(highs: Highs, input: BatchSheetInput): BatchSheet {
   const merged = new Map<string, { name: string; percent: Decimal; price: number; nutrients: Readonly<Record<string, number>> }>();
   for (const r of input.rows) {
     const seen = merged.get(r.name);
-    if (seen) seen.percent = add(seen.percent, toDecimal(r.percent));
-    else merged.set(r.name, { ...r, percent: toDecimal(r.percent) });
+    if (seen) seen.percent = add(seen.percent, decimalOf(r.percent));
+    else merged.set(r.name, { ...r, percent: decimalOf(r.percent) });
   }
-  const size = toDecimal(input.size);
+  const size = decimalOf(input.size);
   const lines = [...merged.values()].map((r) => {
     // exact kg = percent × size / 100, kept as a decimal: the micro test is strict and exact.
     const product = mul(r.percent, size);
-    const exactKg = { units: product.units, scale: product.scale + 2 };
-    const micro = input.micro !== null && compare(exactKg, toDecimal(input.micro.below)) < 0;
+    const exactKg = { digits: product.digits, scale: product.scale + 2 };
+    const micro = input.micro !== null && compare(exactKg, decimalOf(input.micro.below)) < 0;
     return { ...r, exactKg, scale: micro ? ("micro" as const) : ("macro" as const), step: micro ? input.micro!.resolution : input.resolution };
   });
   const rows = gridRows(lines, input.size, input.constraints);
 
   // Amounts in integer units of 10^-scale kg, fine enough for every step and exact amount.
-  const scale = Math.max(size.scale, ...lines.map((l) => Math.max(l.exactKg.scale, toDecimal(l.step).scale)));
-  const steps = lines.map((l) => atScale(toDecimal(l.step), scale));
+  const scale = Math.max(size.scale, ...lines.map((l) => Math.max(l.exactKg.scale, decimalOf(l.step).scale)));
+  const steps = lines.map((l) => atScale(decimalOf(l.step), scale));
   const exact = lines.map((l) => atScale(l.exactKg, scale));
   const most = steps.map((s) => atScale(size, scale) / s);
   // Prices count to 0.0001 per ton: a price computed elsewhere may carry binary noise (276.03999999999996)
   // that would make the cost row's integers too large for the solver to hold exactly.
-  const prices = lines.map((l) => toDecimal(round(l.price, 4)));
-  const priceScale = Math.max(...lines.map((l, i) => prices[i]!.scale + toDecimal(l.step).scale), 0);
-  const costs = lines.map((l, i) => atScale(mul(prices[i]!, toDecimal(l.step)), priceScale));
+  const prices = lines.map((l) => decimalOf(round(l.price, 4)));
+  const priceScale = Math.max(...lines.map((l, i) => prices[i]!.scale + decimalOf(l.step).scale), 0);
+  const costs = lines.map((l, i) => atScale(mul(prices[i]!, decimalOf(l.step)), priceScale));
   const g = gcd(costs);
   const cost = costs.map((c) => (g === 0n ? 0n : c / g));
   const nameOrder = lines.map((_, i) => i).sort((a, b) => byBytes(lines[a]!.name, lines[b]!.name));
@@ -115,7 +116,7 @@ export function batchSheet(highs: Highs, input: BatchSheetInput): BatchSheet {
 
 function shape(input: BatchSheetInput, lines: ReadonlyArray<{ name: string; price: number; nutrients: Readonly<Record<string, number>>; exactKg: Decimal; scale: "macro" | "micro"; step: number }>, rows: readonly GridRow[], n: readonly bigint[], steps: readonly bigint[], scale: number, status: BatchSheet["status"]): BatchSheet {
   const kgOf = (i: number) => Number(`${steps[i]! * n[i]!}e-${scale}`);
-  const exactOf = (i: number) => Number(`${lines[i]!.exactKg.units}e-${lines[i]!.exactKg.scale}`);
+  const exactOf = (i: number) => Number(`${lines[i]!.exactKg.digits}e-${lines[i]!.exactKg.scale}`);
   const percents = lines.map((_, i) => (kgOf(i) / input.size) * 100);
   const sheetLines = lines.map((l, i) => ({
     name: l.name,

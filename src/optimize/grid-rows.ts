@@ -6,7 +6,8 @@
  * rounded inward to an integer without losing or admitting any mix (⌈⌉ for a min, ⌊⌋ for a max). The
  * same rows serve the solver (as doubles, with its tolerance far below 1) and the exact check (bigint).
  */
-import { add, atScale, ceilDiv, floorDiv, gcd, mul, toDecimal, ZERO, type Decimal } from "../domain/decimal.ts";
+import { add, atScale, ceilDiv, floorDiv, gcd, mul, ZERO } from "./decimal-ops.ts";
+import { decimalOf, type Decimal } from "./exact.ts";
 import type { FormulaConstraints } from "../domain/formula-math.ts";
 import type { FormulaLimit } from "./limit-target.ts";
 
@@ -41,17 +42,17 @@ interface DecimalRow {
  * @example gridRows([{ name: "Maize", step: 0.5, nutrients: { CP: 8.5 } }], 10, { nutrients: [{ key: "CP", min: 8, max: null }], ingredients: [], ratios: [] })
  */
 export function gridRows(lines: readonly GridLine[], size: number, constraints: FormulaConstraints): GridRow[] {
-  const steps = lines.map((l) => toDecimal(l.step));
-  const total = toDecimal(size);
-  const times = (x: number | null) => (x === null ? null : mul(toDecimal(x), total));
+  const steps = lines.map((l) => decimalOf(l.step));
+  const total = decimalOf(size);
+  const times = (x: number | null) => (x === null ? null : mul(decimalOf(x), total));
   const rows: DecimalRow[] = [{ limit: null, coefficients: steps, lower: total, upper: total }];
   for (const c of constraints.nutrients) {
     if (c.min === null && c.max === null) continue;
-    rows.push({ limit: { kind: "nutrient", ...c }, coefficients: lines.map((l, i) => mul(toDecimal(valueOf(l.nutrients, c.key)), steps[i]!)), lower: times(c.min), upper: times(c.max) });
+    rows.push({ limit: { kind: "nutrient", ...c }, coefficients: lines.map((l, i) => mul(decimalOf(valueOf(l.nutrients, c.key)), steps[i]!)), lower: times(c.min), upper: times(c.max) });
   }
   for (const c of constraints.ingredients) {
     if (c.min === null && c.max === null) continue;
-    const hundred = toDecimal(100);
+    const hundred = decimalOf(100);
     rows.push({ limit: { kind: "ingredient", ...c }, coefficients: lines.map((l, i) => (l.name === c.name ? mul(hundred, steps[i]!) : ZERO)), lower: times(c.min), upper: times(c.max) });
   }
   for (const r of constraints.ratios ?? []) {
@@ -60,11 +61,11 @@ export function gridRows(lines: readonly GridLine[], size: number, constraints: 
       ...(r.max === null ? [] : [{ limit: r.max, lower: null, upper: ZERO }]),
     ];
     for (const side of sides) {
-      const l = toDecimal(side.limit);
+      const l = decimalOf(side.limit);
       const coefficients = lines.map((line, i) => {
-        const num = toDecimal(valueOf(line.nutrients, r.numerator));
-        const den = mul(l, toDecimal(valueOf(line.nutrients, r.denominator)));
-        return mul(add(num, { units: -den.units, scale: den.scale }), steps[i]!);
+        const num = decimalOf(valueOf(line.nutrients, r.numerator));
+        const den = mul(l, decimalOf(valueOf(line.nutrients, r.denominator)));
+        return mul(add(num, { digits: -den.digits, scale: den.scale }), steps[i]!);
       });
       rows.push({ limit: { kind: "ratio", numerator: r.numerator, denominator: r.denominator, limit: side.limit }, coefficients, lower: side.lower, upper: side.upper });
     }

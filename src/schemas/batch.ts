@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Shapes of batch sheets (docs/decisions.md#batch-sheets): the query of GET /v1/formulas/:id/batch
- * (documented here, checked by src/domain/batch-params.ts, whose messages name the rules) and its answer.
+ * (documented here, checked by src/optimize/batch-params.ts, whose messages name the rules) and its answer.
  */
 const timestamp = z.string().meta({ description: "ISO 8601 UTC with milliseconds", example: "2026-11-21T14:03:07.123Z", format: "date-time" });
 const kg = (what: string) => z.string().optional().meta({ description: `${what}, kg (at most 3 decimals).` });

@@ -2,7 +2,7 @@
  * Batch sheets over HTTP (docs/decisions.md#batch-sheets): a read (nothing is stored), cached per data
  * generation like every read.
  */
-import { batchScales } from "../../domain/batch-params.ts";
+import { batchScales } from "../../optimize/batch-params.ts";
 import { batchSheet } from "../../optimize/batch-sheet.ts";
 import { solverRuntime } from "../../optimize/runtime.ts";
 import * as B from "../../schemas/batch.ts";

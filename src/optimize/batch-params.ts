@@ -2,8 +2,9 @@
  * The scales of a batch sheet as the API and the CLI take them (docs/decisions.md#batch-sheets), checked
  * in the order the messages name them; amounts are whole grams, so every figure has at most 3 decimals.
  */
-import { atScale, toDecimal } from "./decimal.ts";
-import { ValidationError } from "./errors.ts";
+import { ValidationError } from "../domain/errors.ts";
+import { atScale } from "./decimal-ops.ts";
+import { decimalOf } from "./exact.ts";
 
 export interface BatchScales {
   size: number;
@@ -12,7 +13,7 @@ export interface BatchScales {
 }
 
 const DECIMAL = /^\s*(\d+(\.\d*)?|\.\d+)\s*$/;
-const grams = (x: number) => toDecimal(x).scale <= 3;
+const grams = (x: number) => decimalOf(x).scale <= 3;
 
 function numberOf(name: string, raw: string | undefined, rule: string): number {
   if (raw === undefined || raw === "") throw new ValidationError(`${name} is required`);
@@ -34,7 +35,7 @@ export function batchScales(q: { size?: string | undefined; resolution?: string 
     return v;
   };
   const resolution = step("resolution", q.resolution);
-  if (atScale(toDecimal(size), 3) % atScale(toDecimal(resolution), 3) !== 0n) throw new ValidationError("size must be a whole multiple of resolution");
+  if (atScale(decimalOf(size), 3) % atScale(decimalOf(resolution), 3) !== 0n) throw new ValidationError("size must be a whole multiple of resolution");
   if ((q.microResolution === undefined) !== (q.microBelow === undefined)) throw new ValidationError("microResolution and microBelow go together");
   if (q.microResolution === undefined) return { size, resolution, micro: null };
   const microResolution = step("microResolution", q.microResolution);
