@@ -44,6 +44,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/history.test.ts",
   "test/reliability-concurrency.test.ts",
   "test/demo.test.ts",
+  "test/batch-sheets.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -90,6 +91,7 @@ export const NO_DATA: Readonly<Record<string, string>> = {
   "test/frontier-proofs.test.ts": "the cost–CO2e frontier's points, proven against GLPK on seeded problems",
   "test/limiter.test.ts": "the in-memory rate limiter",
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
+  "test/batch-sheet-proofs.test.ts": "batch sheets against an exhaustive search and GLPK, from the demo data",
   "test/postgres-suite.test.ts": "this list",
   "test/structure.test.ts": "import loops and file sizes of src/",
   "test/webhook-docs.test.ts": "the integrator guide's signing example (docs/integrators.md)",
