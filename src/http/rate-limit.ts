@@ -1,16 +1,26 @@
-import type { LimitDecision } from "../limiter/sliding-window.ts";
+import { DEFAULT_WINDOW_MS, type LimitDecision } from "../limiter/sliding-window.ts";
 
-const WINDOW_SECONDS = 3600;
+/**
+ * The rate-limit fields every keyed answer carries, by name, in the OpenAPI document's words: the one
+ * place their names are written (`rateLimitHeaders` must give exactly these, or it does not compile).
+ */
+export const RATE_LIMIT_FIELDS = {
+  "RateLimit-Policy": { description: `The key's policy: \`"default";q=<requests>;w=<window seconds>\` (the window is ${DEFAULT_WINDOW_MS / 1000} s).`, type: "string" },
+  RateLimit: { description: 'Remaining requests and seconds until the oldest counted request leaves the window: `"default";r=<n>;t=<s>`.', type: "string" },
+  "X-RateLimit-Limit": { description: "Requests allowed in the window (per hour).", type: "integer" },
+  "X-RateLimit-Remaining": { description: "Requests left in the current window.", type: "integer" },
+  "X-RateLimit-Reset": { description: "Unix seconds when the window has room again.", type: "integer" },
+} as const;
 
 /**
  * The rate-limit fields of docs/decisions.md#rate-limiting for one decision: the IETF `RateLimit-Policy`/`RateLimit`
- * pair and the familiar `X-RateLimit-*` trio. Reset is rounded up so a client that waits until it
- * is never refused for waiting too little.
- * @example rateLimitHeaders({ allowed: true, limit: 100, remaining: 99, resetSeconds: 3600 }, Date.now())
+ * pair and the familiar `X-RateLimit-*` trio; `w=` is the window the decision was made in. Reset is
+ * rounded up so a client that waits until it is never refused for waiting too little.
+ * @example rateLimitHeaders({ allowed: true, limit: 100, remaining: 99, resetSeconds: 3600, windowSeconds: 3600 }, Date.now())
  */
-export function rateLimitHeaders(d: LimitDecision, nowMs: number): Record<string, string> {
+export function rateLimitHeaders(d: LimitDecision, nowMs: number): Record<keyof typeof RATE_LIMIT_FIELDS, string> {
   return {
-    "RateLimit-Policy": `"default";q=${d.limit};w=${WINDOW_SECONDS}`,
+    "RateLimit-Policy": `"default";q=${d.limit};w=${d.windowSeconds}`,
     RateLimit: `"default";r=${d.remaining};t=${d.resetSeconds}`,
     "X-RateLimit-Limit": String(d.limit),
     "X-RateLimit-Remaining": String(d.remaining),
