@@ -36,6 +36,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/webhook-delivery.test.ts",
   "test/reliability-outage.test.ts",
   "test/optimize-http.test.ts",
+  "test/shown-differences.test.ts",
   "test/history-webhook.test.ts",
   "test/webhook-crash.test.ts",
   "test/executable.test.ts",
