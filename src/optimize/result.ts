@@ -99,7 +99,7 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
     const range = { validFrom: roundOrNull(s.validFrom), validTo: roundOrNull(s.validTo) };
     if (s.limit.kind === "nutrient") shadow.nutrients.push({ key: s.limit.key, ...common, ...range });
     else if (s.limit.kind === "ingredient") shadow.ingredients.push({ name: s.limit.name, ...common, ...range });
-    else shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
+    else if (s.limit.kind === "ratio") shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
   }
 
   return {
@@ -124,7 +124,7 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
 
 const roundOrNull = (v: number | null) => (v === null ? null : round(v, 2));
 
-function shapeConflict(c: Conflict): OptimizeResult["conflicts"][number] {
+export function shapeConflict(c: Conflict): OptimizeResult["conflicts"][number] {
   const tail = { bound: c.bound, limit: c.value, bestAchievable: c.bestAchievable === null ? null : round(c.bestAchievable, 4) };
   return { ...target(c.limit), ...tail };
 }
@@ -132,5 +132,6 @@ function shapeConflict(c: Conflict): OptimizeResult["conflicts"][number] {
 function target(limit: Limit) {
   if (limit.kind === "nutrient") return { kind: "nutrient" as const, key: limit.key };
   if (limit.kind === "ingredient") return { kind: "ingredient" as const, name: limit.name };
-  return { kind: "ratio" as const, numerator: limit.numerator, denominator: limit.denominator };
+  if (limit.kind === "ratio") return { kind: "ratio" as const, numerator: limit.numerator, denominator: limit.denominator };
+  return { kind: "co2e" as const };
 }

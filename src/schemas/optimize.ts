@@ -80,7 +80,7 @@ export const optimizeResult = z.lazy(() =>
       conflicts: z
         .array(
           z.strictObject({
-            kind: z.enum(["nutrient", "ingredient", "ratio"]),
+            kind: z.enum(["nutrient", "ingredient", "ratio", "co2e"]),
             key: z.string().optional(),
             name: z.string().optional(),
             numerator: z.string().optional(),

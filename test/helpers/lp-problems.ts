@@ -76,6 +76,15 @@ let glpk: Glpk | null = null;
  * @example await glpkOptimum(problem) // 312.4 (cost per ton)
  */
 export async function glpkOptimum(problem: LeastCostProblem): Promise<number | null> {
+  return (await glpkSolve(problem))?.objective ?? null;
+}
+
+/**
+ * GLPK's optimum of the problem with another objective if given (one coefficient per candidate;
+ * default the cost per ton), with the row duals (d objective / d active bound), or null when infeasible.
+ * @example (await glpkSolve(problem, footprint))!.objective // the least footprint
+ */
+export async function glpkSolve(problem: LeastCostProblem, objective?: ArrayLike<number>): Promise<{ objective: number; dual: number[] } | null> {
   glpk ??= await GLPK();
   const g = glpk;
   const vars = problem.candidates.map((_, j) => `x${j}`);
@@ -89,7 +98,7 @@ export async function glpkOptimum(problem: LeastCostProblem): Promise<number | n
   const result = g.solve(
     {
       name: "least-cost",
-      objective: { direction: g.GLP_MIN, name: "cost", vars: problem.candidates.map((c, j) => ({ name: vars[j]!, coef: c.price / 100 })) },
+      objective: { direction: g.GLP_MIN, name: "cost", vars: problem.candidates.map((c, j) => ({ name: vars[j]!, coef: objective ? objective[j]! : c.price / 100 })) },
       subjectTo: problem.rows.map((row, r) => ({
         name: `r${r}`,
         vars: [...row.coefficients].flatMap((coef, j) => (coef === 0 ? [] : [{ name: vars[j]!, coef }])),
@@ -99,7 +108,7 @@ export async function glpkOptimum(problem: LeastCostProblem): Promise<number | n
     },
     { msglev: g.GLP_MSG_OFF, presol: false },
   );
-  if (result.result.status === g.GLP_OPT) return result.result.z;
+  if (result.result.status === g.GLP_OPT) return { objective: result.result.z, dual: problem.rows.map((_, r) => result.result.dual?.[`r${r}`] ?? 0) };
   if (result.result.status === g.GLP_NOFEAS) return null;
   throw new Error(`GLPK ended with status ${result.result.status}`);
 }
