@@ -5,7 +5,7 @@ import { isoTime } from "../src/domain/time.ts";
 import { optimizeInput } from "../src/optimize/optimize-task.ts";
 import type { OptimizeOptions } from "../src/optimize/result.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
-import { parsePrice, PRICE_PROBLEM } from "../src/optimize/what-if.ts";
+import { parsePrice } from "../src/optimize/what-if.ts";
 import { FORMULA_ID } from "../src/schemas/formulas.ts";
 import type { OptimizeResult } from "../src/schemas/optimize.ts";
 import { dataOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
@@ -29,8 +29,8 @@ function collectPrice(value: string, prices: Map<string, number>): Map<string, n
   try {
     const { name, price } = parsePrice(value);
     return new Map(prices).set(name, price);
-  } catch {
-    throw new InvalidArgumentError(`--${PRICE_PROBLEM}`);
+  } catch (error) {
+    throw new InvalidArgumentError(`--${(error as Error).message}`);
   }
 }
 

@@ -5,6 +5,7 @@
  * request thread: a client waiting for one holds nothing else up, and a solve that fails fails alone.
  */
 import { ValidationError } from "../../domain/errors.ts";
+import { checkSolveSize } from "../../optimize/limits.ts";
 import { optimizeInput } from "../../optimize/optimize-task.ts";
 import type { FormulaToOptimize, OptimizeOptions } from "../../optimize/result.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
@@ -19,6 +20,8 @@ import { ID_PARAM } from "./formulas.ts";
 
 /** The ingredients a solve may use, read before it starts; an unknown name in `include` or `price` is a 400. */
 async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions): Promise<Map<string, IngredientDetail>> {
+  // Every name of `include` is a candidate (an unknown one is refused): too many is refused before reading them.
+  checkSolveSize({ candidates: options.include.length, limits: 0, ratios: 0 });
   const asked = [...options.include, ...options.prices.keys()];
   const names = new Set([...formula.ingredients.map((r) => r.name), ...formula.constraints.ingredients.map((c) => c.name), ...asked]);
   const found = new Map<string, IngredientDetail>();
