@@ -12,6 +12,7 @@ import { shownEntersBelow, shownPriceRange, shownValidity } from "./inward.ts";
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
 import { buildProblem, candidateNames, inMix, type Candidate, type Limit } from "./model.ts";
 import type { Conflict } from "./conflicts.ts";
+import { limitTarget } from "./limit-target.ts";
 import type { Repair } from "./repairs.ts";
 import { roundedMix } from "./rounding.ts";
 import { solveLeastCost, type LeastCostOutcome } from "./solve.ts";
@@ -150,12 +151,5 @@ export function costPerTonOf(rows: ReadonlyArray<{ percent: number; price: numbe
 export function shapeConflict(c: Conflict | Repair): OptimizeResult["conflicts"][number] {
   // A single repair's value is already rounded toward feasibility (repairs.ts).
   const tail = { bound: c.bound, limit: c.value, bestAchievable: c.bestAchievable === null ? null : round(c.bestAchievable, 4), alone: "alone" in c ? c.alone : false };
-  return { ...target(c.limit), ...tail };
-}
-
-function target(limit: Limit) {
-  if (limit.kind === "nutrient") return { kind: "nutrient" as const, key: limit.key };
-  if (limit.kind === "ingredient") return { kind: "ingredient" as const, name: limit.name };
-  if (limit.kind === "ratio") return { kind: "ratio" as const, numerator: limit.numerator, denominator: limit.denominator };
-  return { kind: "co2e" as const };
+  return { ...limitTarget(c.limit), ...tail };
 }
