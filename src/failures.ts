@@ -6,6 +6,7 @@
  * the CLI loads it for every command line. docs/decisions.md#one-failure-table.
  */
 import { CliFailure, ConflictError, NotFoundError, UsageError, ValidationError } from "./domain/errors.ts";
+import { SolverFailure, SolverUnavailable } from "./optimize/solver-errors.ts";
 import { DataFileError, isStorageFull } from "./store/db.ts";
 import { isPgStorageFull } from "./store/pg/readiness.ts";
 
@@ -17,7 +18,7 @@ export interface Failure {
   kind: string;
   matches(error: unknown): boolean;
   /** The HTTP answer; null for what only commands meet (the server answers those as an opaque 500). */
-  http: { status: number; message?: string; headers?: Record<string, string> } | null;
+  http: { status: number; message?: string; headers?: Record<string, string> | ((error: Error) => Record<string, string>) } | null;
   /** The one line a command prints after `error: `; the error's own message when absent. */
   line?: (error: Error) => string;
   /** 1: an action refused; 2: bad usage. */
@@ -33,6 +34,15 @@ export const FAILURES: readonly Failure[] = [
   { kind: "a broken rule", matches: (e) => e instanceof ValidationError, http: { status: 400 }, exit: 1 },
   { kind: "not found", matches: (e) => e instanceof NotFoundError, http: { status: 404 }, exit: 1 },
   { kind: "a conflict with what is stored", matches: (e) => e instanceof ConflictError, http: { status: 409 }, exit: 1 },
+  {
+    // A solve past its time limit, or refused by a full queue: the same request may succeed later. Commands solve in their own process (no pool), so one there is a bug.
+    kind: "the solver unavailable for now",
+    matches: (e) => e instanceof SolverUnavailable,
+    http: { status: 503, headers: (e) => ({ "Retry-After": String((e as SolverUnavailable).retryAfterSeconds) }) },
+    line: (e) => `unexpected failure: ${String(e.stack ?? e)}`,
+    exit: 1,
+  },
+  { kind: "a problem the solver could not take", matches: (e) => e instanceof SolverFailure, http: { status: 422 }, exit: 1 },
   {
     // Not a bug of the request or of feedbase: the write did not happen and may be sent again later.
     kind: "the data file's disk is full",
@@ -67,6 +77,7 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   405: "Method not allowed (see the Allow header).",
   409: "An ingredient with that name already exists.",
   413: "Request body over 1 MiB.",
+  422: "The solver could not solve the problem the input makes (the message says what HiGHS reported); sending the same input again gets the same answer.",
   500: "Internal server error (details are only in the server log, under the request id).",
-  503: "A write while the data file's disk is full (`Storage full`, nothing was written, with Retry-After); on /readyz, not ready (`failed` lists the failed checks).",
+  503: "A write while the data file's disk is full (`Storage full`, nothing was written, with Retry-After); a solve past its time limit (`Solver time limit exceeded`) or refused because too many wait (`Solver busy: too many solves waiting`), with Retry-After; on /readyz, not ready (`failed` lists the failed checks).",
 };

@@ -9,6 +9,7 @@ import { InvalidArgumentError } from "commander";
 import { reportFailure } from "../cli/failure.ts";
 import { CliFailure, ConflictError, NotFoundError, UsageError, ValidationError } from "../src/domain/errors.ts";
 import { FAILURES, STATUS_TEXT } from "../src/failures.ts";
+import { SolverFailure, SolverUnavailable } from "../src/optimize/solver-errors.ts";
 import { toHttpError } from "../src/http/errors.ts";
 import { openApiDocument } from "../src/http/openapi.ts";
 import { RATE_LIMIT_FIELDS, rateLimitHeaders } from "../src/http/rate-limit.ts";
@@ -52,6 +53,7 @@ describe("the failure table", () => {
       [new CliFailure("Webhook not found: wh_x"), null, "Webhook not found: wh_x", 1],
       [new UsageError("--limit must be a whole number"), null, "--limit must be a whole number", 2],
       [new InvalidArgumentError("not a number"), null, "not a number", 2],
+      [new SolverFailure("The solver could not solve this problem (Aborted())"), 422, "The solver could not solve this problem (Aborted())", 1],
     ];
     for (const [error, status, line, exit] of cases) {
       const http = toHttpError(error);
@@ -59,6 +61,7 @@ describe("the failure table", () => {
       expect(cli(error)).toEqual({ line: `error: ${line}\n`, exit });
     }
     expect(toHttpError(diskFull)).toMatchObject({ message: "Storage full", headers: { "Retry-After": "30" } });
+    expect(toHttpError(new SolverUnavailable("Solver busy: too many solves waiting", 2))).toMatchObject({ status: 503, message: "Solver busy: too many solves waiting", headers: { "Retry-After": "2" } });
     expect(toHttpError(new Error("bug"))).toBeNull();
     expect(cli(new Error("bug")).line).toStartWith("error: unexpected failure: Error: bug");
   });

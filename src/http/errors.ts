@@ -22,5 +22,7 @@ export class HttpError extends Error {
 export function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   const http = failureOf(error)?.http;
-  return http ? new HttpError(http.status, http.message ?? (error as Error).message, http.headers) : null;
+  if (!http) return null;
+  const headers = typeof http.headers === "function" ? http.headers(error as Error) : http.headers;
+  return new HttpError(http.status, http.message ?? (error as Error).message, headers);
 }

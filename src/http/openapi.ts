@@ -22,7 +22,7 @@ export function documentedErrors(route: Route): number[] {
   return [...new Set([...route.errors, ...common])].sort((a, b) => a - b);
 }
 
-const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "On Storage full: seconds to wait before sending the write again." };
+const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "On Storage full: seconds to wait before sending the write again; on a solver refusal, before asking again." };
 
 const RATE_LIMIT_HEADERS = {
   ...Object.fromEntries(Object.entries(RATE_LIMIT_FIELDS).map(([name, { description, type }]) => [name, { description, schema: { type } }])),
