@@ -96,6 +96,6 @@ describe("/readyz", () => {
     const res = await fetch(t.url + "/readyz");
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("ready");
-    expect(res.headers.get("x-solver-pool")).toMatch(/^workers=1 alive=[01] busy=[01] queued=\d+ max-queue=32$/);
+    expect(res.headers.get("x-solver-pool")).toMatch(/^workers=1 alive=[01] busy=[01] queued=\d+ max-queue=32 started=\d+$/);
   });
 });
