@@ -225,7 +225,7 @@ export function createFetch(options: FetchDeps): AppFetch {
   }
 
   /** One Response with every header at once: setting headers one by one afterwards costs more than the body. */
-  function finish(reply: Reply, req: Request, path: string, requestId: string, caller: Caller, started: number): Response {
+  function finish(reply: Reply, req: Request, path: string, requestId: string, caller: Caller, started: number, waited = false): Response {
     // A 304 has no body, so no type: its headers are those of the 200 it stands for.
     const headers: Record<string, string> = reply.status === 304 ? { "X-Request-Id": requestId } : { "Content-Type": "application/json", "X-Request-Id": requestId };
     if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
@@ -238,6 +238,8 @@ export function createFetch(options: FetchDeps): AppFetch {
         status: reply.status,
         ms: Math.round((performance.now() - started) * 1000) / 1000,
         keyId: caller.key?.id ?? null,
+        // Only an answer that waited (for the database) can outlive its client; a sync one cannot, so it skips the look.
+        ...(waited && req.signal.aborted ? { sent: false } : {}),
       };
       // One line per request. A 401 for a limit looks like a revoked key to an integrator: the refusal's
       // line is a warn naming the limit, so the admin can tell which (and sees it with the access log off).
@@ -268,8 +270,8 @@ export function createFetch(options: FetchDeps): AppFetch {
     }
     if (outcome instanceof Promise) {
       return outcome.then(
-        (reply) => finish(reply, req, path, requestId, caller, started),
-        (error) => finish(failure(error, requestId, req, path), req, path, requestId, caller, started),
+        (reply) => finish(reply, req, path, requestId, caller, started, true),
+        (error) => finish(failure(error, requestId, req, path), req, path, requestId, caller, started, true),
       );
     }
     return finish(outcome, req, path, requestId, caller, started);

@@ -59,6 +59,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/outage.pg.ts",
   "test/postgres/import-race.pg.ts",
   "test/postgres/write-batch.pg.ts",
+  "test/postgres/db-faults.pg.ts",
 ];
 
 /** About the SQLite file itself: SQLite only, and why. */

@@ -18,6 +18,12 @@ export interface PgOptions {
   max?: number;
   /** Refuse a database whose schema is older instead of migrating it (commands that must not change it). */
   noMigrate?: boolean;
+  /**
+   * `serve`'s bounds (docs/decisions.md#database-faults): seconds to wait for a connection, and the
+   * server-side statement and lock-wait timeouts of every session, in milliseconds. Admin commands
+   * (an import, a copy) keep PostgreSQL's default of none.
+   */
+  timeouts?: { connectSeconds: number; statementMs: number; lockMs: number };
 }
 
 /**
@@ -26,7 +32,13 @@ export interface PgOptions {
  * @example const sql = await openPostgres("postgres://mill@127.0.0.1/feedbase")
  */
 export async function openPostgres(url: string, options: PgOptions = {}): Promise<SQL> {
-  const sql = new SQL(url, { max: options.max ?? 10, connectionTimeout: 10, idleTimeout: 60 });
+  const { timeouts } = options;
+  const sql = new SQL(url, {
+    max: options.max ?? 10,
+    connectionTimeout: timeouts?.connectSeconds ?? 10,
+    idleTimeout: 60,
+    ...(timeouts ? { connection: { statement_timeout: timeouts.statementMs, lock_timeout: timeouts.lockMs } } : {}),
+  });
   try {
     await migrate(sql);
   } catch (error) {
@@ -49,6 +61,9 @@ function reason(error: unknown): string {
  */
 async function migrate(sql: SQL): Promise<void> {
   await sql.begin(async (tx) => {
+    // A migration may rewrite a large table or wait for another instance's: the session's bounds are not for it.
+    await tx`SET LOCAL statement_timeout = 0`;
+    await tx`SET LOCAL lock_timeout = 0`;
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS feedbase_schema (version INTEGER NOT NULL)`;
     const rows = (await tx`SELECT version FROM feedbase_schema`) as { version: number }[];
