@@ -73,7 +73,8 @@ async function startSharedCounts(sql: SQL, instance: string, deps: StoreDeps): P
  */
 export async function openPostgresStore(url: string, deps: StoreDeps): Promise<ServedStore> {
   const { logger } = deps;
-  const sql = await openPostgres(url, { timeouts: TIMEOUTS });
+  const instance = instanceName();
+  const sql = await openPostgres(url, { timeouts: TIMEOUTS, applicationName: instance });
   let version: PgDataVersion;
   try {
     version = await PgDataVersion.start(url, logger);
@@ -81,7 +82,6 @@ export async function openPostgresStore(url: string, deps: StoreDeps): Promise<S
     await sql.close();
     throw error;
   }
-  const instance = instanceName();
   let counts: SharedCounts;
   try {
     counts = await startSharedCounts(sql, instance, deps);

@@ -61,6 +61,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/import-race.pg.ts",
   "test/postgres/write-batch.pg.ts",
   "test/postgres/db-faults.pg.ts",
+  "test/postgres/webhook-claims.pg.ts",
 ];
 
 /** About the SQLite file itself: SQLite only, and why. */

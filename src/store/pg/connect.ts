@@ -24,6 +24,8 @@ export interface PgOptions {
    * (an import, a copy) keep PostgreSQL's default of none.
    */
   timeouts?: { connectSeconds: number; statementMs: number; lockMs: number };
+  /** The sessions' application_name: `serve` names its instance, so the others see it is alive (./live-claims.ts). */
+  applicationName?: string;
 }
 
 /**
@@ -32,12 +34,15 @@ export interface PgOptions {
  * @example const sql = await openPostgres("postgres://mill@127.0.0.1/feedbase")
  */
 export async function openPostgres(url: string, options: PgOptions = {}): Promise<SQL> {
-  const { timeouts } = options;
+  const { timeouts, applicationName } = options;
   const sql = new SQL(url, {
     max: options.max ?? 10,
     connectionTimeout: timeouts?.connectSeconds ?? 10,
     idleTimeout: 60,
-    ...(timeouts ? { connection: { statement_timeout: timeouts.statementMs, lock_timeout: timeouts.lockMs } } : {}),
+    connection: {
+      ...(timeouts ? { statement_timeout: timeouts.statementMs, lock_timeout: timeouts.lockMs } : {}),
+      ...(applicationName !== undefined ? { application_name: applicationName } : {}),
+    },
   });
   try {
     await migrate(sql);
