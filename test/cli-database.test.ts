@@ -113,7 +113,7 @@ describe("--database", () => {
     expect(backup.code).toBe(1);
     expect(backup.stderr).toBe(
       PASSWORD_WARNING +
-        '\nerror: backup works on SQLite data files; for the PostgreSQL database postgres://mill:***@127.0.0.1:1/feedbase use pg_dump --format=custom --file=feedbase.dump "$FEEDBASE_DATABASE_URL" (README: Backups on PostgreSQL)\n',
+        '\nerror: backup works on SQLite data files; for the PostgreSQL database postgres://mill:***@127.0.0.1:1/feedbase use pg_dump --format=custom --file=feedbase.dump "$FEEDBASE_DATABASE_URL" (docs/postgresql.md: Backups on PostgreSQL)\n',
     );
     const restore = await cli(["restore", "copy.db"], { env: { FEEDBASE_DATABASE_URL: PG_URL } });
     expect(restore.code).toBe(1);
