@@ -13,6 +13,7 @@ import { rateLimitHeaders } from "./rate-limit.ts";
 import { PipelineWatch } from "./pipelining.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import type { Solver } from "../optimize/pool.ts";
 
 export interface FetchDeps {
   routes: readonly Route[];
@@ -33,6 +34,8 @@ export interface FetchDeps {
   metrics?: { recorder: ServiceMetrics; endpoint: MetricsEndpoint };
   /** The read caches (made here when not given; the service gives its own, to show their size in metrics). */
   caches?: AppCaches;
+  /** Where solves run (src/optimize/pool.ts). */
+  solver: Solver;
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
@@ -174,6 +177,7 @@ export function createFetch(options: FetchDeps): AppFetch {
       cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined, etag, ifNoneMatch, keep),
       readiness: options.readiness,
       metrics: endpoint,
+      solver: options.solver,
     } as RequestContext;
     return dispatch(match.route, ctx, match.params, query);
   }

@@ -22,8 +22,8 @@ const saving = z.lazy(() =>
 );
 
 const validRange = {
-  validFrom: z.number().nullable().meta({ description: "Lowest value of the limit at which this shadow price still holds (2 decimals; null = unbounded)." }),
-  validTo: z.number().nullable().meta({ description: "Highest value of the limit at which this shadow price still holds (2 decimals; null = unbounded)." }),
+  validFrom: z.number().nullable().meta({ description: "Lowest value of the limit at which this shadow price still holds, rounded up at 2 decimals so it lies inside the true range (an inclusion limit's from 0; null = unbounded). A ratio's: the lowest ratio at which the same limits bind." }),
+  validTo: z.number().nullable().meta({ description: "Highest value of the limit at which this shadow price still holds, rounded down at 2 decimals (an inclusion limit's up to 100; null = unbounded)." }),
 };
 const shadowPrice = z.number().meta({ description: "Change of the cost per ton for one unit more of the limit (1 % CP, 1 kcal/kg, 1 % inclusion, 1.0 of a ratio), signed, 4 decimals." });
 
@@ -60,22 +60,22 @@ export const optimizeResult = z.lazy(() =>
       shadowPrices: z.strictObject({
         nutrients: z.array(z.strictObject({ key: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
         ingredients: z.array(z.strictObject({ name: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
-        ratios: z.array(z.strictObject({ numerator: z.string(), denominator: z.string(), bound, limit: z.number(), shadowPrice })),
+        ratios: z.array(z.strictObject({ numerator: z.string(), denominator: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
       }),
       ranging: z.array(
         z.strictObject({
           name: z.string(),
           percent: z.number(),
           price: z.number(),
-          priceLow: nullablePrice("Lowest price at which this composition stays optimal"),
-          priceHigh: nullablePrice("Highest price at which this composition stays optimal"),
+          priceLow: z.number().meta({ description: "Lowest price at which this composition stays optimal, per ton, rounded up at 2 decimals; 0 where the range reaches below 0 or has no lower end." }),
+          priceHigh: nullablePrice("Highest price at which this composition stays optimal, rounded down at 2 decimals"),
         }),
       ),
       excluded: z.array(
         z.strictObject({
           name: z.string(),
           price: z.number(),
-          entersBelow: z.number().nullable().meta({ description: "Price below which it would enter the mix, 2 decimals; null: never (or held out of stock)." }),
+          entersBelow: z.number().nullable().meta({ description: "Price below which it would enter the mix, rounded down at 2 decimals; null: never (or held out of stock)." }),
         }),
       ),
       conflicts: z
@@ -110,9 +110,10 @@ export const savingsItem = z.lazy(() =>
       name: z.string(),
       species: z.string(),
       subcategory: z.string(),
-      status: z.enum(["optimal", "infeasible"]),
+      status: z.enum(["optimal", "infeasible", "error"]).meta({ description: "`error`: the solver could not answer for this formula (`message` says why); the other rows are answered." }),
+      message: z.string().optional().meta({ description: "With `error` only: why, e.g. `Solver time limit exceeded`." }),
       cost: z.number().meta({ description: "The saved composition at today's prices, per batch." }),
-      optimizedCost: z.number().nullable().meta({ description: "Per batch; null when infeasible." }),
+      optimizedCost: z.number().nullable().meta({ description: "Per batch; null when infeasible or error." }),
       saving: saving.nullable(),
     })
     .meta({ id: "SavingsItem" }),
@@ -123,7 +124,7 @@ export type SavingsItem = z.output<typeof savingsItem>;
 export const savingsReport = z.lazy(() =>
   z
     .object({ status: z.literal("ok"), data: z.array(savingsItem), count: z.int(), timestamp })
-    .meta({ id: "SavingsReport", description: "Every formula optimized at today's prices and stock, by saving per ton descending, infeasible ones last." }),
+    .meta({ id: "SavingsReport", description: "Every formula optimized at today's prices and stock, by saving per ton descending, infeasible ones and those in error last." }),
 );
 
 /**

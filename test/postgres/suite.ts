@@ -36,6 +36,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/webhook-delivery.test.ts",
   "test/reliability-outage.test.ts",
   "test/optimize-http.test.ts",
+  "test/shown-differences.test.ts",
   "test/history-webhook.test.ts",
   "test/webhook-crash.test.ts",
   "test/executable.test.ts",
@@ -46,6 +47,8 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/demo.test.ts",
   "test/read-cache-bound.test.ts",
   "test/batch-sheets.test.ts",
+  "test/solver-pool.test.ts",
+  "test/solver-limits.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
