@@ -5,7 +5,7 @@
  * one solve.
  */
 import { jsonReply, noneMatch, PreparedBody, type Reply } from "./envelope.ts";
-import { ReadCache } from "./read-cache.ts";
+import type { ReadCache } from "./read-cache.ts";
 
 /** How one request wants its cached answer. */
 export interface CachedAsk {
@@ -16,8 +16,8 @@ export interface CachedAsk {
   timestamp: string | undefined;
   etag: boolean;
   ifNoneMatch: string | null;
-  /** Called with the body answered (the app remembers it for the cached GET fast path). */
-  keep: (body: PreparedBody, timed: boolean) => void;
+  /** Called with the answered body's key (the app remembers it for the cached GET fast path). */
+  keep: (bodyKey: string, timed: boolean) => void;
   /** Called once before any work (a build, or waiting for one): the rate limit's last word on a conditional GET. */
   beforeWork: () => void;
 }
@@ -34,16 +34,15 @@ export function replyWith(body: PreparedBody, timestamp: string | undefined, eta
 /**
  * A 200 from a kept body (synchronously), or from one built now, or being built for an identical
  * request, and kept for its generation; on a route with `etag`, with its ETag, or a 304.
- * @example const cached = cachedReplies(); cached({ generation, key, build, timestamp, etag: true, ifNoneMatch: null, keep, beforeWork })
+ * @example const cached = cachedReplies(appCaches().bodies); cached({ generation, key, build, timestamp, etag: true, ifNoneMatch: null, keep, beforeWork })
  */
-export function cachedReplies(): (ask: CachedAsk) => Reply | Promise<Reply> {
-  const bodies = new ReadCache<PreparedBody>();
+export function cachedReplies(bodies: ReadCache<PreparedBody>): (ask: CachedAsk) => Reply | Promise<Reply> {
   const building = new Map<string, Promise<PreparedBody>>();
 
   return (ask) => {
     const { generation, key, timestamp } = ask;
     const reply = (body: PreparedBody): Reply => {
-      ask.keep(body, timestamp !== undefined);
+      ask.keep(key, timestamp !== undefined);
       return replyWith(body, timestamp, ask.etag, ask.ifNoneMatch);
     };
     const kept = bodies.peek(generation, key);
