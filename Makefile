@@ -100,6 +100,7 @@ bench: $(DEPS) $(EXE)
 	test/postgres/cluster.sh $(BUN) bench/run.ts
 	test/postgres/cluster.sh $(BUN) bench/instances.ts $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
+	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
 	$(BUN) bench/compare-builds.ts
 
@@ -111,6 +112,7 @@ bench-compare: $(DEPS) $(EXE)
 
 bench-optimize: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
+	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
 
 bench-metrics: $(DEPS) $(EXE)
