@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { everyIngredient, type CandidateSet } from "../src/optimize/candidates.ts";
 import { ValidationError } from "../src/domain/errors.ts";
 import { parseFormulaFile } from "../src/domain/formula-file.ts";
 import { isoTime } from "../src/domain/time.ts";
@@ -15,6 +16,7 @@ import { warnUnmetLimits } from "./import.ts";
 
 interface Options {
   include?: string;
+  candidates: CandidateSet;
   price: Map<string, number>;
   includeOutOfStock?: boolean;
   json?: boolean;
@@ -39,6 +41,15 @@ const formulaIdOption = (value: string) => {
   return value;
 };
 
+/** `--candidates formula|all`, as the API's `candidates`. */
+export const candidatesOption = () =>
+  new Option("--candidates <set>", "formula: the formula's own candidates (its rows, the ingredients its limits name, --include, --price names); all: every ingredient of the workspace too (in stock unless --include-out-of-stock)")
+    .default("formula")
+    .argParser((value: string): CandidateSet => {
+      if (value !== "formula" && value !== "all") throw new InvalidArgumentError("--candidates must be formula or all");
+      return value;
+    });
+
 /** `feedbase formula optimize`: the data of GET /v1/formulas/:id/optimize as a report, and --save-as to keep the mix. */
 export function registerFormulaOptimize(group: Command, io: Io): void {
   withExamples(
@@ -48,6 +59,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       .option("--include <names>", "extra candidate ingredients, comma-separated")
       .option("--price <NAME=VALUE>", "a what-if price per ton (repeatable; never stored)", collectPrice, new Map<string, number>())
       .option("--include-out-of-stock", "let out-of-stock candidates into the mix (by default they are held at 0)")
+      .addOption(candidatesOption())
       .addOption(jsonOption("print the API's data as one JSON document"))
       .option("--save-as <name>", "save the optimized mix as a new formula with this name (same species, subcategory, batch size and limits)")
       .option("--id <id>", "id of the formula --save-as creates (default: a generated frm_ id)", formulaIdOption)
@@ -60,11 +72,13 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
             const ws = (await workspace()).id;
             const formula = await store.requireFormula(ws, id);
             // The solver asks for ingredients synchronously: read them all first.
-            const ingredients = new Map((await store.listIngredientDetails(ws)).map((i) => [i.name, i]));
+            const every = await store.listIngredientDetails(ws);
+            const ingredients = new Map(every.map((i) => [i.name, i]));
             const lookup = (name: string) => ingredients.get(name) ?? null;
             const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
             for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
-            const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
+            const asked: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
+            const options = opts.candidates === "all" ? everyIngredient(asked, every) : asked;
             const result = await solveInProcess("optimize", optimizeInput(formula, lookup, options));
             if (opts.json) printDocument(io, result);
             else printReport(io, result);
@@ -91,6 +105,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       "feedbase formula optimize broiler-starter",
       "feedbase formula optimize broiler-starter --include Wheat,Barley --price 'Soybean meal 48%=455'",
       "feedbase formula optimize layer-phase-1 --include-out-of-stock --json",
+      "feedbase formula optimize swine-grower --candidates all",
       "feedbase formula optimize broiler-starter --save-as 'Broiler starter (Nov)' --id broiler-starter-nov",
     ],
   );
