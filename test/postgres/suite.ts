@@ -45,6 +45,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/reliability-concurrency.test.ts",
   "test/demo.test.ts",
   "test/batch-sheets.test.ts",
+  "test/sweeps.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -91,6 +92,7 @@ export const NO_DATA: Readonly<Record<string, string>> = {
   "test/limiter.test.ts": "the in-memory rate limiter",
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
   "test/batch-sheet-proofs.test.ts": "batch sheets against an exhaustive search and GLPK, from the demo data",
+  "test/sweep-proofs.test.ts": "price sweeps against GLPK re-solves, from the demo data",
   "test/postgres-suite.test.ts": "this list",
   "test/structure.test.ts": "import loops and file sizes of src/",
   "test/webhook-docs.test.ts": "the README's signing example",
