@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { ValidationError } from "../src/domain/errors.ts";
 import { NO_OPTIONS } from "../src/optimize/result.ts";
-import { solverRuntime } from "../src/optimize/runtime.ts";
-import { sweepFormula } from "../src/optimize/sweep-formula.ts";
+import { sweepInput } from "../src/optimize/sweep-task.ts";
+import { solveInProcess } from "../src/optimize/tasks.ts";
 import { sweepRange } from "../src/optimize/sweep-params.ts";
 import { dataOption, jsonOption, printDocument, printRows, withData, withExamples, workspaceOption } from "./common.ts";
 import { UsageError } from "./failure.ts";
@@ -43,7 +43,7 @@ export function registerFormulaSweep(group: Command, io: Io): void {
           const ws = (await workspace()).id;
           const formula = await store.requireFormula(ws, id);
           const ingredients = new Map((await store.listIngredientDetails(ws)).map((i) => [i.name, i]));
-          const result = sweepFormula(await solverRuntime(), formula, (name) => ingredients.get(name) ?? null, NO_OPTIONS, range);
+          const result = await solveInProcess("sweep", sweepInput(formula, (name) => ingredients.get(name) ?? null, NO_OPTIONS, range));
           if (opts.json) return printDocument(io, result);
           io.out(`${result.id}: ${result.name}, ${result.ingredient} from ${range.from} to ${range.to} per ton: ${result.status}\n`);
           printRows(io, result.points, [

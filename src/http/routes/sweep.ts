@@ -3,9 +3,8 @@
  * generation like every read.
  */
 import type { OptimizeOptions } from "../../optimize/result.ts";
-import { solverRuntime } from "../../optimize/runtime.ts";
-import { sweepFormula } from "../../optimize/sweep-formula.ts";
 import { sweepRange } from "../../optimize/sweep-params.ts";
+import { sweepInput } from "../../optimize/sweep-task.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import * as S from "../../schemas/sweep.ts";
 import { openBody } from "../envelope.ts";
@@ -28,7 +27,7 @@ export const sweepRoutes = [
     query: S.sweepQuery,
     lookup: (ctx, params) => ctx.read.requireFormulaId(ctx.key.workspaceId, params.id),
     response: { status: 200, description: "The sweep", schema: S.sweepRead },
-    errors: [400, 404],
+    errors: [400, 404, 422, 503],
     handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const range = sweepRange(query);
@@ -37,7 +36,7 @@ export const sweepRoutes = [
       return ctx.cached(cacheKey("sweep", ws, params.id, range.ingredient, range.from, range.to, range.points, include, [...prices].sort(byName), query.includeOutOfStock), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const ingredients = await ingredientsFor(ctx.read, ws, formula, { ...options, include: [...include, range.ingredient] });
-        return openBody(sweepFormula(await solverRuntime(), formula, (name) => ingredients.get(name) ?? null, options, range));
+        return openBody(await ctx.solver.run("sweep", sweepInput(formula, (name) => ingredients.get(name) ?? null, options, range)));
       });
     },
   }),
