@@ -8,6 +8,7 @@ import { achievedNutrients, amountOf, costOf, round, totalCostOf, type FormulaCo
 import type { OptimizeResult } from "../schemas/optimize.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
 import { decimalOf, weightedSum } from "./exact.ts";
+import { shownEntersBelow, shownPriceRange, shownValidity } from "./inward.ts";
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
 import { buildProblem, candidateNames, inMix, type Candidate, type Limit } from "./model.ts";
 import type { Conflict } from "./conflicts.ts";
@@ -112,10 +113,10 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
   const shadow = { nutrients: [] as OptimizeResult["shadowPrices"]["nutrients"], ingredients: [] as OptimizeResult["shadowPrices"]["ingredients"], ratios: [] as OptimizeResult["shadowPrices"]["ratios"] };
   for (const s of sensitivity.shadowPrices) {
     const common = { bound: s.bound, limit: s.value, shadowPrice: round(s.shadowPrice, 4) };
-    const range = { validFrom: roundOrNull(s.validFrom), validTo: roundOrNull(s.validTo) };
+    const range = shownValidity(s);
     if (s.limit.kind === "nutrient") shadow.nutrients.push({ key: s.limit.key, ...common, ...range });
     else if (s.limit.kind === "ingredient") shadow.ingredients.push({ name: s.limit.name, ...common, ...range });
-    else if (s.limit.kind === "ratio") shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
+    else if (s.limit.kind === "ratio") shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common, ...range });
   }
   const inUnrounded = candidates.flatMap((c, j) => (inMix(x, j) ? [{ c, j, percent: percentOf(j) }] : []));
   inUnrounded.sort((a, b) => b.percent - a.percent || (a.c.name < b.c.name ? -1 : a.c.name > b.c.name ? 1 : 0));
@@ -130,8 +131,8 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
       percent: current.costPerTon === 0 ? null : round((perTon / current.costPerTon) * 100, 2),
     },
     shadowPrices: shadow,
-    ranging: inUnrounded.map(({ c, j, percent }) => ({ name: c.name, percent, price: round(c.price, 2), priceLow: roundOrNull(sensitivity.priceLow[j]!), priceHigh: roundOrNull(sensitivity.priceHigh[j]!) })),
-    excluded: candidates.flatMap((c, j) => (inMix(x, j) ? [] : [{ name: c.name, price: round(c.price, 2), entersBelow: roundOrNull(sensitivity.entersBelow[j]!) }])),
+    ranging: inUnrounded.map(({ c, j, percent }) => ({ name: c.name, percent, price: round(c.price, 2), ...shownPriceRange(sensitivity.priceLow[j]!, sensitivity.priceHigh[j]!) })),
+    excluded: candidates.flatMap((c, j) => (inMix(x, j) ? [] : [{ name: c.name, price: round(c.price, 2), entersBelow: shownEntersBelow(sensitivity.entersBelow[j]!) }])),
     conflicts: [],
   };
 }
@@ -145,8 +146,6 @@ export function costPerTonOf(rows: ReadonlyArray<{ percent: number; price: numbe
   if (rows.some((r, k) => units[k]! / UNITS_PER_PERCENT !== round(r.percent, 4))) return round(rows.reduce((s, r) => s + (r.percent / 100) * r.price, 0), 2);
   return round(weightedSum(rows.map((r) => decimalOf(r.price)), units, 6), 2);
 }
-
-const roundOrNull = (v: number | null) => (v === null ? null : round(v, 2));
 
 /** A conflict as the answer shows it; an elastic one (no `alone`, as the frontier's) is `alone: false`. */
 export function shapeConflict(c: Conflict | Repair): OptimizeResult["conflicts"][number] {

@@ -36,6 +36,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/webhook-delivery.test.ts",
   "test/reliability-outage.test.ts",
   "test/optimize-http.test.ts",
+  "test/shown-differences.test.ts",
   "test/history-webhook.test.ts",
   "test/webhook-crash.test.ts",
   "test/executable.test.ts",
@@ -44,6 +45,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/history.test.ts",
   "test/reliability-concurrency.test.ts",
   "test/demo.test.ts",
+  "test/read-cache-bound.test.ts",
   "test/batch-sheets.test.ts",
   "test/sweeps.test.ts",
   "test/solver-pool.test.ts",
@@ -63,6 +65,8 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/outage.pg.ts",
   "test/postgres/import-race.pg.ts",
   "test/postgres/write-batch.pg.ts",
+  "test/postgres/db-faults.pg.ts",
+  "test/postgres/webhook-claims.pg.ts",
   "test/postgres/schema-in-step.pg.ts",
 ];
 
