@@ -46,7 +46,9 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/history.test.ts",
   "test/reliability-concurrency.test.ts",
   "test/demo.test.ts",
+  "test/read-cache-bound.test.ts",
   "test/batch-sheets.test.ts",
+  "test/sweeps.test.ts",
   "test/solver-pool.test.ts",
   "test/solver-limits.test.ts",
 ];
@@ -64,6 +66,8 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/outage.pg.ts",
   "test/postgres/import-race.pg.ts",
   "test/postgres/write-batch.pg.ts",
+  "test/postgres/db-faults.pg.ts",
+  "test/postgres/webhook-claims.pg.ts",
   "test/postgres/schema-in-step.pg.ts",
 ];
 
@@ -96,6 +100,7 @@ export const NO_DATA: Readonly<Record<string, string>> = {
   "test/limiter.test.ts": "the in-memory rate limiter",
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
   "test/batch-sheet-proofs.test.ts": "batch sheets against an exhaustive search and GLPK, from the demo data",
+  "test/sweep-proofs.test.ts": "price sweeps against GLPK re-solves, from the demo data",
   "test/postgres-suite.test.ts": "this list",
   "test/structure.test.ts": "import loops and file sizes of src/",
   "test/webhook-docs.test.ts": "the integrator guide's signing example (docs/integrators.md)",

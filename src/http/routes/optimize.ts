@@ -7,7 +7,7 @@
 import { ValidationError } from "../../domain/errors.ts";
 import { checkSolveSize } from "../../optimize/limits.ts";
 import { optimizeInput } from "../../optimize/optimize-task.ts";
-import { candidateNamesOf, everyIngredient, type CandidateSet } from "../../optimize/candidates.ts";
+import { candidateNamesOf, everyIngredient } from "../../optimize/candidates.ts";
 import { NO_OPTIONS, type FormulaToOptimize, type OptimizeOptions } from "../../optimize/result.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import { savingsWorklist } from "../../optimize/worklist.ts";
@@ -20,23 +20,28 @@ import { defineRoute } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
 
 /** The ingredients a solve may use, read before it starts; an unknown name in `include` or `price` is a 400. */
-async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions, candidates: CandidateSet): Promise<{ found: Map<string, IngredientDetail>; options: OptimizeOptions }> {
+export async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions): Promise<Map<string, IngredientDetail>> {
   // Every name of `include` is a candidate (an unknown one is refused): too many is refused before reading them.
   checkSolveSize({ candidates: options.include.length, limits: 0, ratios: 0 });
-  const asked = [...options.include, ...options.prices.keys()];
   const found = new Map<string, IngredientDetail>();
-  if (candidates === "all") {
-    const every = await read.listIngredientDetails(ws);
-    for (const detail of every) found.set(detail.name, detail);
-    options = everyIngredient(options, every);
-  } else {
-    for (const name of candidateNamesOf(formula, options)) {
-      const detail = await read.findIngredient(ws, name);
-      if (detail) found.set(name, detail);
-    }
+  for (const name of candidateNamesOf(formula, options)) {
+    const detail = await read.findIngredient(ws, name);
+    if (detail) found.set(name, detail);
   }
-  for (const name of asked) if (!found.has(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
-  return { found, options };
+  refuseUnknown(found, options);
+  return found;
+}
+
+/** candidates=all: the whole ingredient list in one read, and the options that make each of them a candidate. */
+async function everyIngredientFor(read: Reads, ws: number, options: OptimizeOptions): Promise<{ found: Map<string, IngredientDetail>; options: OptimizeOptions }> {
+  const every = await read.listIngredientDetails(ws);
+  const found = new Map(every.map((i) => [i.name, i]));
+  refuseUnknown(found, options);
+  return { found, options: everyIngredient(options, every) };
+}
+
+function refuseUnknown(found: ReadonlyMap<string, IngredientDetail>, options: OptimizeOptions): void {
+  for (const name of [...options.include, ...options.prices.keys()]) if (!found.has(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
 }
 
 const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
@@ -61,7 +66,7 @@ export const optimizeRoutes = [
       const asked: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock };
       return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.candidates), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
-        const { found, options } = await ingredientsFor(ctx.read, ws, formula, asked, query.candidates);
+        const { found, options } = query.candidates === "all" ? await everyIngredientFor(ctx.read, ws, asked) : { found: await ingredientsFor(ctx.read, ws, formula, asked), options: asked };
         return openBody(await ctx.solver.run("optimize", optimizeInput(formula, (name) => found.get(name) ?? null, options)));
       });
     },
