@@ -24,7 +24,7 @@ interface Options {
 }
 
 /** `--price NAME=VALUE`, repeatable: split at the last `=`, as the API's `price` parameter. */
-function collectPrice(value: string, prices: Map<string, number>): Map<string, number> {
+export function collectPrice(value: string, prices: Map<string, number>): Map<string, number> {
   try {
     const { name, price } = parsePrice(value);
     return new Map(prices).set(name, price);
@@ -95,6 +95,14 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
   );
 }
 
+/** The columns of a conflict table (the optimization's and the frontier's). */
+export const conflictRows: [string, (c: OptimizeResult["conflicts"][number]) => string][] = [
+  ["LIMIT", (c) => (c.kind === "ratio" ? `${c.numerator}:${c.denominator}` : c.kind === "nutrient" ? c.key! : c.kind === "co2e" ? "CO2e (kg per tonne)" : `${c.name} (inclusion %)`)],
+  ["BOUND", (c) => c.bound],
+  ["LIMIT VALUE", (c) => String(c.limit)],
+  ["BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
+];
+
 const fixed = (v: number | null, d = 2) => (v === null ? "-" : v.toFixed(d));
 
 /** The readable report: what a nutritionist scans first, then how firm the answer is. */
@@ -103,16 +111,7 @@ function printReport(io: Io, r: OptimizeResult): void {
   out(`${r.id}: ${r.name}, batch of ${r.batchSize} kg: ${r.status}\n`);
   if (r.optimized === null) {
     out(`No mix of the candidates meets every limit. Cost of the saved mix now: ${r.current.cost.toFixed(2)}\nTo relax (the value the closest mix reaches):\n`);
-    printRows(io,
-      r.conflicts,
-      [
-        ["LIMIT", (c) => (c.kind === "ratio" ? `${c.numerator}:${c.denominator}` : c.kind === "nutrient" ? c.key! : `${c.name} (inclusion %)`)],
-        ["BOUND", (c) => c.bound],
-        ["LIMIT VALUE", (c) => String(c.limit)],
-        ["BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
-      ],
-      false,
-    );
+    printRows(io, r.conflicts, conflictRows, false);
     return;
   }
   const s = r.saving!;

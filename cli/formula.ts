@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
+import { registerFormulaFrontier } from "./formula-frontier.ts";
 import { registerFormulaOptimize } from "./formula-optimize.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
@@ -46,6 +47,7 @@ export function registerFormula(program: Command, io: Io): void {
   );
 
   registerFormulaOptimize(group, io);
+  registerFormulaFrontier(group, io);
 
   withExamples(
     group

@@ -4,10 +4,8 @@
  * (x/100 of a tonne is 10·x kg). A footprint row is linear in x like a nutrient row, so a cap on it is
  * one more row of the least-cost problem, with its own dual: the cost of allowing 1 kg CO2e per tonne more.
  */
+import { KG_PER_TONNE_PER_PERCENT } from "../domain/footprint.ts";
 import { type Candidate, type LeastCostProblem, type Row } from "./model.ts";
-
-/** kg CO2e per tonne of feed for each percent of an ingredient of 1 kg CO2e per kg. */
-export const KG_PER_TONNE_PER_PERCENT = 10;
 
 export const co2eKnown = (c: Candidate): c is Candidate & { co2e: number } => typeof c.co2e === "number";
 
@@ -41,17 +39,4 @@ export function withCo2eCap(problem: LeastCostProblem, max: number): LeastCostPr
   const candidates = holdUnknownCo2e(problem.candidates);
   const row: Row = { limit: { kind: "co2e", max }, coefficients: co2eCoefficients(candidates), lower: -Infinity, upper: max };
   return { candidates, rows: [...problem.rows, row] };
-}
-
-/**
- * kg CO2e per tonne of a mix (percents), or null when a row of it has no known footprint (even at 0 %).
- * @example co2ePerTonOf([{ co2e: 0.4, percent: 60 }, { co2e: 4.5, percent: 40 }]) // 2040
- */
-export function co2ePerTonOf(rows: ReadonlyArray<{ co2e?: number | null; percent: number }>): number | null {
-  let sum = 0;
-  for (const r of rows) {
-    if (typeof r.co2e !== "number") return null;
-    sum += r.co2e * r.percent * KG_PER_TONNE_PER_PERCENT;
-  }
-  return sum;
 }

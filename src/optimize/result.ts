@@ -46,7 +46,7 @@ export function candidatesOf(formula: FormulaToOptimize, lookup: Lookup, options
   return names.flatMap((name) => {
     const found = lookup(name);
     if (!found) return [];
-    return [{ name, price: options.prices.get(name) ?? found.price, held: !found.inStock && !options.includeOutOfStock, nutrients: found.nutrients }];
+    return [{ name, price: options.prices.get(name) ?? found.price, held: !found.inStock && !options.includeOutOfStock, nutrients: found.nutrients, co2e: found.co2e }];
   });
 }
 

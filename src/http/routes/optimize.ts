@@ -18,7 +18,7 @@ import { defineRoute } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
 
 /** The ingredients a solve may use, read before it starts; an unknown name in `include` or `price` is a 400. */
-async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions): Promise<Map<string, IngredientDetail>> {
+export async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions): Promise<Map<string, IngredientDetail>> {
   const asked = [...options.include, ...options.prices.keys()];
   const names = new Set([...formula.ingredients.map((r) => r.name), ...formula.constraints.ingredients.map((c) => c.name), ...asked]);
   const found = new Map<string, IngredientDetail>();
@@ -30,7 +30,7 @@ async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimiz
   return found;
 }
 
-const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
+export const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export const optimizeRoutes = [
   defineRoute({
