@@ -45,6 +45,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/reliability-concurrency.test.ts",
   "test/demo.test.ts",
   "test/carbon-http.test.ts",
+  "test/carbon-cli.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
