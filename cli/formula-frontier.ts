@@ -59,8 +59,10 @@ function printFrontier(io: Io, f: FrontierShown): void {
   const out = (text: string) => io.out(text);
   if (f.heldOut.length > 0) out(`Held at 0 (co2e unknown): ${f.heldOut.join(", ")}\n`);
   if (f.status === "infeasible") {
-    out(`${f.id}: ${f.name}: no mix of the candidates of known footprint meets every limit.\nTo relax (the value it must move to):\n`);
-    printRows(io, f.conflicts, conflictRows, false);
+    const alone = f.conflicts.some((c) => c.alone);
+    out(`${f.id}: ${f.name}: no mix of the candidates of known footprint meets every limit.\n`);
+    out(alone ? "Each of these limits, moved alone to the value shown (every other limit kept), makes it feasible:\n" : "No single limit suffices: relax these together (the value the closest mix reaches):\n");
+    printRows(io, f.conflicts, conflictRows(alone), false);
     return;
   }
   const [first, last] = [f.points[0]!, f.points.at(-1)!];

@@ -95,12 +95,12 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
   );
 }
 
-/** The columns of a conflict table (the optimization's and the frontier's). */
-export const conflictRows: [string, (c: OptimizeResult["conflicts"][number]) => string][] = [
+/** The columns of a conflict table (the optimization's and the frontier's); `alone`: single-limit repairs. */
+export const conflictRows = (alone: boolean): [string, (c: OptimizeResult["conflicts"][number]) => string][] => [
   ["LIMIT", (c) => (c.kind === "ratio" ? `${c.numerator}:${c.denominator}` : c.kind === "nutrient" ? c.key! : c.kind === "co2e" ? "CO2e (kg per tonne)" : `${c.name} (inclusion %)`)],
   ["BOUND", (c) => c.bound],
   ["LIMIT VALUE", (c) => String(c.limit)],
-  ["BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
+  [alone ? "MOVE TO" : "BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
 ];
 
 const fixed = (v: number | null, d = 2) => (v === null ? "-" : v.toFixed(d));
@@ -110,8 +110,10 @@ function printReport(io: Io, r: OptimizeResult): void {
   const out = (text: string) => io.out(text);
   out(`${r.id}: ${r.name}, batch of ${r.batchSize} kg: ${r.status}\n`);
   if (r.optimized === null) {
-    out(`No mix of the candidates meets every limit. Cost of the saved mix now: ${r.current.cost.toFixed(2)}\nTo relax (the value the closest mix reaches):\n`);
-    printRows(io, r.conflicts, conflictRows, false);
+    const alone = r.conflicts.some((c) => c.alone);
+    out(`No mix of the candidates meets every limit. Cost of the saved mix now: ${r.current.cost.toFixed(2)}\n`);
+    out(alone ? "Each of these limits, moved alone to the value shown (every other limit kept), makes the formula feasible; the smallest move first:\n" : "No single limit suffices: relax these together (the value the closest mix reaches):\n");
+    printRows(io, r.conflicts, conflictRows(alone), false);
     return;
   }
   const s = r.saving!;

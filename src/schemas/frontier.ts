@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { conflict } from "./optimize.ts";
 
 /**
  * Shapes of GET /v1/formulas/:id/frontier (docs/decisions.md#carbon-footprint): the cost–CO2e Pareto
@@ -37,18 +38,7 @@ export const frontierResult = z.lazy(() =>
         .meta({ description: "Between consecutive points; [] for a one-point frontier." }),
       heldOut: z.array(z.string()).meta({ description: "Candidates held at 0 because their co2e is unknown." }),
       conflicts: z
-        .array(
-          z.strictObject({
-            kind: z.enum(["nutrient", "ingredient", "ratio", "co2e"]),
-            key: z.string().optional(),
-            name: z.string().optional(),
-            numerator: z.string().optional(),
-            denominator: z.string().optional(),
-            bound: z.enum(["min", "max"]),
-            limit: z.number(),
-            bestAchievable: z.number().nullable(),
-          }),
-        )
+        .array(conflict)
         .meta({ description: "Infeasible only, as in the optimization: the limits to relax. [] otherwise." }),
     })
     .meta({ id: "Frontier" }),
