@@ -6,7 +6,7 @@ import { optimizeFormula, type OptimizeOptions } from "../src/optimize/result.ts
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { parsePrice, PRICE_PROBLEM } from "../src/optimize/what-if.ts";
 import { FORMULA_ID } from "../src/schemas/formulas.ts";
-import type { OptimizeResult } from "../src/schemas/optimize.ts";
+import { maxCo2eParameter, type OptimizeResult } from "../src/schemas/optimize.ts";
 import { dataOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
@@ -16,6 +16,7 @@ interface Options {
   include?: string;
   price: Map<string, number>;
   includeOutOfStock?: boolean;
+  maxCo2e?: number;
   json?: boolean;
   saveAs?: string;
   id?: string;
@@ -33,6 +34,13 @@ export function collectPrice(value: string, prices: Map<string, number>): Map<st
   }
 }
 
+/** `--max-co2e`, read by the API's own rule (a number within ±10^6 kg CO2e per tonne). */
+const maxCo2eOption = (value: string): number => {
+  const parsed = maxCo2eParameter.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`--${parsed.error.issues[0]!.message}`);
+  return parsed.data!;
+};
+
 const formulaIdOption = (value: string) => {
   if (!FORMULA_ID.test(value)) throw new InvalidArgumentError("--id must be 1 to 64 of A-Z a-z 0-9 _ . -");
   return value;
@@ -47,6 +55,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       .option("--include <names>", "extra candidate ingredients, comma-separated")
       .option("--price <NAME=VALUE>", "a what-if price per ton (repeatable; never stored)", collectPrice, new Map<string, number>())
       .option("--include-out-of-stock", "let out-of-stock candidates into the mix (by default they are held at 0)")
+      .option("--max-co2e <kg>", "cap the mix's footprint at this many kg CO2e per tonne of feed (candidates of unknown co2e are then held at 0)", maxCo2eOption)
       .addOption(jsonOption("print the API's data as one JSON document"))
       .option("--save-as <name>", "save the optimized mix as a new formula with this name (same species, subcategory, batch size and limits)")
       .option("--id <id>", "id of the formula --save-as creates (default: a generated frm_ id)", formulaIdOption)
@@ -63,7 +72,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
             const lookup = (name: string) => ingredients.get(name) ?? null;
             const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
             for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
-            const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
+            const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true, maxCo2e: opts.maxCo2e ?? null };
             const result = optimizeFormula(await solverRuntime(), formula, lookup, options);
             if (opts.json) printDocument(io, result);
             else printReport(io, result);
@@ -90,6 +99,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       "feedbase formula optimize broiler-starter",
       "feedbase formula optimize broiler-starter --include Wheat,Barley --price 'Soybean meal 48%=455'",
       "feedbase formula optimize layer-phase-1 --include-out-of-stock --json",
+      "feedbase formula optimize broiler-starter --max-co2e 550 --include 'Soybean meal 48% US'",
       "feedbase formula optimize broiler-starter --save-as 'Broiler starter (Nov)' --id broiler-starter-nov",
     ],
   );
@@ -117,7 +127,9 @@ function printReport(io: Io, r: OptimizeResult): void {
     return;
   }
   const s = r.saving!;
-  out(`Cost per batch ${r.current.cost.toFixed(2)} → ${r.optimized.cost.toFixed(2)}: saving ${signed(s.perBatch)} (${signed(s.perTon)} per ton${s.percent === null ? "" : `, ${signed(s.percent)}%`})\n\n`);
+  out(`Cost per batch ${r.current.cost.toFixed(2)} → ${r.optimized.cost.toFixed(2)}: saving ${signed(s.perBatch)} (${signed(s.perTon)} per ton${s.percent === null ? "" : `, ${signed(s.percent)}%`})\n`);
+  const footprint = (v: number | null) => (v === null ? "unknown" : v.toFixed(1));
+  out(`Footprint ${footprint(r.current.co2ePerTon)} → ${footprint(r.optimized.co2ePerTon)} kg CO2e per tonne of feed\n\n`);
   const names = [...new Set([...r.current.ingredients.map((i) => i.name), ...r.optimized.ingredients.map((i) => i.name)])];
   const before = new Map(r.current.ingredients.map((i) => [i.name, i]));
   const after = new Map(r.optimized.ingredients.map((i) => [i.name, i]));
@@ -150,6 +162,13 @@ function printReport(io: Io, r: OptimizeResult): void {
     ],
     false,
   );
+  const cap = r.shadowPrices.co2e;
+  if (cap) {
+    out(
+      `\nThe CO2e cap of ${cap.limit} kg per tonne of feed binds: 1 kg per tonne more allowed changes the cost per tonne by ${signed(cap.shadowPrice, 6)}; ` +
+        `each tonne of CO2e abated at this cap costs ${cap.perTonneCo2e.toFixed(2)}.\n`,
+    );
+  }
   out("\nPrice ranging (the mix stays optimal while the price per ton stays in the range; - = no limit):\n");
   printRows(io,
     r.ranging,
@@ -168,7 +187,7 @@ function printReport(io: Io, r: OptimizeResult): void {
     [
       ["INGREDIENT", (e) => e.name],
       ["PRICE", (e) => e.price.toFixed(2)],
-      ["ENTERS BELOW", (e) => fixed(e.entersBelow)],
+      ["ENTERS BELOW", (e) => (e.reason === "co2e unknown" ? "- (co2e unknown: held at 0)" : fixed(e.entersBelow))],
     ],
     false,
   );

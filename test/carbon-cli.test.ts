@@ -81,3 +81,26 @@ describe("feedbase formula frontier", () => {
     expect((await fb("formula", "frontier", "--help")).stdout).toContain("feedbase formula frontier broiler-starter");
   });
 });
+
+describe("feedbase formula optimize --max-co2e", () => {
+  test("the report gives both footprints and what the binding cap costs; --json is the API's data", async () => {
+    const r = await fb("formula", "optimize", "starter", "--max-co2e", "1000", "--include", "Premix");
+    expect(r.code).toBe(0);
+    const json = JSON.parse((await fb("formula", "optimize", "starter", "--max-co2e", "1000", "--include", "Premix", "--json")).stdout);
+    const cap = json.shadowPrices.co2e;
+    expect(r.stdout).toContain(`Footprint ${json.current.co2ePerTon.toFixed(1)} → ${json.optimized.co2ePerTon.toFixed(1)} kg CO2e per tonne of feed\n`);
+    expect(r.stdout).toContain(
+      `The CO2e cap of 1000 kg per tonne of feed binds: 1 kg per tonne more allowed changes the cost per tonne by ${cap.shadowPrice.toFixed(6)}; each tonne of CO2e abated at this cap costs ${cap.perTonneCo2e.toFixed(2)}.\n`,
+    );
+    expect(r.stdout).toMatch(/Premix\s+2000\.00\s+- \(co2e unknown: held at 0\)/);
+  });
+
+  test("a cap below the least-CO2e mix: infeasible, the cap among the repairs; a bad value is a usage error", async () => {
+    const r = await fb("formula", "optimize", "starter", "--max-co2e", "100");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/CO2e \(kg per tonne\)\s+max\s+100\s+446\.1539/);
+    const bad = await fb("formula", "optimize", "starter", "--max-co2e", "lots");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--maxCo2e must be a number from -1000000 to 1000000 (kg CO2e per tonne of feed)");
+  });
+});

@@ -170,3 +170,49 @@ describe("GET /v1/formulas/:id/frontier", () => {
     expect((await get("/v1/formulas/nope/frontier")).status).toBe(404);
   });
 });
+
+describe("GET /v1/formulas/:id/optimize?maxCo2e", () => {
+  const optimize = async (query: string) => {
+    const { status, body } = await get(`/v1/formulas/starter/optimize${query}`);
+    expect(status).toBe(200);
+    return body.data;
+  };
+
+  test("current and optimized show their footprint; without a cap nothing else changes", async () => {
+    const r = await optimize("");
+    expect(r.current.co2ePerTon).toBe(1694.7);
+    expect(r.optimized.co2ePerTon).toBe(1694.7);
+    expect(Object.keys(r.shadowPrices)).toEqual(["nutrients", "ingredients", "ratios"]);
+    expect(r.excluded.every((e: object) => !("reason" in e))).toBe(true);
+  });
+
+  test("a binding cap: the mix meets it, its shadow price (6 decimals) and the cost of each tonne of CO2e abated (2 decimals)", async () => {
+    const r = await optimize("?maxCo2e=1000&include=Premix");
+    expect(r.status).toBe("optimal");
+    expect(r.optimized.co2ePerTon).toBeLessThanOrEqual(1000);
+    expect(r.optimized.co2ePerTon).toBeGreaterThan(999.9);
+    const cap = r.shadowPrices.co2e;
+    expect(cap.limit).toBe(1000);
+    expect(cap.shadowPrice).toBe(Math.round(cap.shadowPrice * 1e6) / 1e6);
+    expect(cap.shadowPrice).toBeLessThan(0);
+    // One straight substitution of the Brazilian meal by the US one: about 8.55 per tonne of CO2e.
+    expect(Math.abs(cap.perTonneCo2e - 8.55)).toBeLessThan(0.01);
+    expect(Math.abs(cap.perTonneCo2e + cap.shadowPrice * 1000)).toBeLessThanOrEqual(0.005 + 0.0005);
+    // Premix has no footprint: held at 0 under a cap, and said why.
+    expect(r.excluded).toContainEqual({ name: "Premix", price: 2000, entersBelow: null, reason: "co2e unknown" });
+  });
+
+  test("a cap below the least-CO2e mix is infeasible, with the cap's repair: the least footprint, rounded up", async () => {
+    const r = await optimize("?maxCo2e=100");
+    expect(r.status).toBe("infeasible");
+    // Maize and the US meal at 20 % CP: 10 × (0.4 × (100 − 1200/39) + 0.55 × 1200/39) = 446.15384… → 446.1539
+    expect(r.conflicts).toContainEqual({ kind: "co2e", bound: "max", limit: 100, bestAchievable: 446.1539, alone: true });
+  });
+
+  test("maxCo2e must be a number", async () => {
+    for (const bad of ["abc", "", "1e7"]) {
+      const res = await get(`/v1/formulas/starter/optimize?maxCo2e=${bad}`);
+      expect({ bad, status: res.status, message: res.body.message }).toEqual({ bad, status: 400, message: "maxCo2e must be a number from -1000000 to 1000000 (kg CO2e per tonne of feed)" });
+    }
+  });
+});

@@ -5,7 +5,9 @@
  * one more row of the least-cost problem, with its own dual: the cost of allowing 1 kg CO2e per tonne more.
  */
 import { KG_PER_TONNE_PER_PERCENT } from "../domain/footprint.ts";
+import { round } from "../domain/formula-math.ts";
 import { type Candidate, type LeastCostProblem, type Row } from "./model.ts";
+import type { ShadowPrice } from "./sensitivity.ts";
 
 export const co2eKnown = (c: Candidate): c is Candidate & { co2e: number } => typeof c.co2e === "number";
 
@@ -39,4 +41,16 @@ export function withCo2eCap(problem: LeastCostProblem, max: number): LeastCostPr
   const candidates = holdUnknownCo2e(problem.candidates);
   const row: Row = { limit: { kind: "co2e", max }, coefficients: co2eCoefficients(candidates), lower: -Infinity, upper: max };
   return { candidates, rows: [...problem.rows, row] };
+}
+
+/**
+ * The cap's shadow price as the answer shows it, when the cap binds: the change of cost per tonne of
+ * feed for 1 kg CO2e per tonne more allowed (6 decimals), and the marginal cost of abating one tonne of
+ * CO2e, −shadowPrice × 1000, from the unrounded figure (2 decimals).
+ * @example co2eShadowShown(sensitivity.shadowPrices) // { limit: 450, shadowPrice: -0.008552, perTonneCo2e: 8.55 }
+ */
+export function co2eShadowShown(shadowPrices: readonly ShadowPrice[]): { limit: number; shadowPrice: number; perTonneCo2e: number } | undefined {
+  const cap = shadowPrices.find((s) => s.limit.kind === "co2e");
+  if (!cap) return undefined;
+  return { limit: cap.value, shadowPrice: round(cap.shadowPrice, 6), perTonneCo2e: round(-cap.shadowPrice * 1000, 2) };
 }

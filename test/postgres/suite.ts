@@ -86,6 +86,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
 export const NO_DATA: Readonly<Record<string, string>> = {
   "test/demo-data.test.ts": "the demo's CSV files",
   "test/formula-math.test.ts": "rounding and formula arithmetic",
+  "test/co2e-cap-proofs.test.ts": "optimize under a CO2e cap, proven against GLPK on seeded problems",
   "test/frontier-proofs.test.ts": "the cost–CO2e frontier's points, proven against GLPK on seeded problems",
   "test/limiter.test.ts": "the in-memory rate limiter",
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
