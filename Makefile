@@ -25,7 +25,7 @@ VERSION := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' package.json | h
 RELEASE_EXE := dist/release/feedbase
 STRIPPED_BUN := .tools/bun-$(BUN_VERSION)-stripped
 DEB := dist/feedbase_$(VERSION)_amd64.deb
-DEB_INPUTS := $(wildcard deploy/debian/* deploy/*.service deploy/*.timer deploy/prometheus/*.yml) deploy/feedbase.env deploy/litestream.yml README.md
+DEB_INPUTS := $(wildcard deploy/debian/* deploy/*.service deploy/*.timer deploy/prometheus/*.yml) deploy/feedbase.env deploy/litestream.yml README.md $(wildcard docs/*.md docs/verify/*)
 
 # Debian tools for the package and the tests, installed when missing as bench/run.ts installs wrk
 # (runners are root): `$(call need,COMMAND,PACKAGE)`; an empty package list is refreshed once on failure.

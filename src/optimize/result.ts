@@ -13,6 +13,7 @@ import { footprintOf } from "../domain/footprint.ts";
 import { co2eKnown, co2eShadowShown, withCo2eCap } from "./co2e.ts";
 import { buildProblem, candidateNames, inMix, type Candidate, type Limit } from "./model.ts";
 import type { Conflict } from "./conflicts.ts";
+import { limitTarget } from "./limit-target.ts";
 import type { Repair } from "./repairs.ts";
 import { roundedMix } from "./rounding.ts";
 import { solveLeastCost, type LeastCostOutcome } from "./solve.ts";
@@ -163,12 +164,5 @@ const roundOrNull = (v: number | null) => (v === null ? null : round(v, 2));
 export function shapeConflict(c: Conflict | Repair): OptimizeResult["conflicts"][number] {
   // A single repair's value is already rounded toward feasibility (repairs.ts).
   const tail = { bound: c.bound, limit: c.value, bestAchievable: c.bestAchievable === null ? null : round(c.bestAchievable, 4), alone: "alone" in c ? c.alone : false };
-  return { ...target(c.limit), ...tail };
-}
-
-function target(limit: Limit) {
-  if (limit.kind === "nutrient") return { kind: "nutrient" as const, key: limit.key };
-  if (limit.kind === "ingredient") return { kind: "ingredient" as const, name: limit.name };
-  if (limit.kind === "ratio") return { kind: "ratio" as const, numerator: limit.numerator, denominator: limit.denominator };
-  return { kind: "co2e" as const };
+  return { ...limitTarget(c.limit), ...tail };
 }
