@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { ValidationError } from "../src/domain/errors.ts";
-import { frontierTask, type FrontierShown } from "../src/optimize/frontier-task.ts";
-import { candidatesOf, type OptimizeOptions } from "../src/optimize/result.ts";
-import { solverRuntime } from "../src/optimize/runtime.ts";
+import { frontierInput, type FrontierShown } from "../src/optimize/frontier-task.ts";
+import type { OptimizeOptions } from "../src/optimize/result.ts";
+import { solveInProcess } from "../src/optimize/tasks.ts";
 import { FRONTIER_POINTS } from "../src/schemas/frontier.ts";
 import { dataOption, intInRange, jsonOption, printDocument, printRows, withData, withExamples, workspaceOption } from "./common.ts";
 import { collectPrice, conflictRows } from "./formula-optimize.ts";
@@ -41,8 +41,7 @@ export function registerFormulaFrontier(group: Command, io: Io): void {
           const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
           for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
           const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
-          const candidates = candidatesOf(formula, lookup, options);
-          const shown = frontierTask(await solverRuntime(), { id: formula.id, name: formula.name, candidates, constraints: formula.constraints, points: opts.points });
+          const shown = await solveInProcess("frontier", frontierInput(formula, lookup, options, opts.points));
           if (opts.json) printDocument(io, shown);
           else printFrontier(io, shown);
         }),

@@ -2,9 +2,10 @@ import { InvalidArgumentError, type Command } from "commander";
 import { ValidationError } from "../src/domain/errors.ts";
 import { parseFormulaFile } from "../src/domain/formula-file.ts";
 import { isoTime } from "../src/domain/time.ts";
-import { optimizeFormula, type OptimizeOptions } from "../src/optimize/result.ts";
-import { solverRuntime } from "../src/optimize/runtime.ts";
-import { parsePrice, PRICE_PROBLEM } from "../src/optimize/what-if.ts";
+import { optimizeInput } from "../src/optimize/optimize-task.ts";
+import type { OptimizeOptions } from "../src/optimize/result.ts";
+import { solveInProcess } from "../src/optimize/tasks.ts";
+import { parsePrice } from "../src/optimize/what-if.ts";
 import { FORMULA_ID } from "../src/schemas/formulas.ts";
 import { maxCo2eParameter, type OptimizeResult } from "../src/schemas/optimize.ts";
 import { dataOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
@@ -29,8 +30,8 @@ export function collectPrice(value: string, prices: Map<string, number>): Map<st
   try {
     const { name, price } = parsePrice(value);
     return new Map(prices).set(name, price);
-  } catch {
-    throw new InvalidArgumentError(`--${PRICE_PROBLEM}`);
+  } catch (error) {
+    throw new InvalidArgumentError(`--${(error as Error).message}`);
   }
 }
 
@@ -73,7 +74,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
             const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
             for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
             const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true, maxCo2e: opts.maxCo2e ?? null };
-            const result = optimizeFormula(await solverRuntime(), formula, lookup, options);
+            const result = await solveInProcess("optimize", optimizeInput(formula, lookup, options));
             if (opts.json) printDocument(io, result);
             else printReport(io, result);
             if (opts.saveAs === undefined) return;

@@ -4,6 +4,7 @@ import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { NO_OPTIONS, optimizeFormula } from "../src/optimize/result.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
+import { solveInProcess } from "../src/optimize/tasks.ts";
 import { cli, tempDir } from "./helpers/harness.ts";
 import { openTestStore, readStore } from "./helpers/store.ts";
 
@@ -117,7 +118,7 @@ describe("feedbase report savings", () => {
     const items = JSON.parse(json.stdout);
     const [formulas, details] = await readStore(data, async (s) => [await s.listFormulaDetails(1), await s.listIngredientDetails(1)] as const);
     const ingredients = new Map(details.map((i) => [i.name, i]));
-    const expected = await savingsWorklist(await solverRuntime(), formulas, (n) => ingredients.get(n) ?? null);
+    const expected = await savingsWorklist(solveInProcess, formulas, (n) => ingredients.get(n) ?? null);
     expect(items).toEqual(JSON.parse(JSON.stringify(expected)));
     const table = await fb("report", "savings");
     const lines = table.stdout.trimEnd().split("\n");

@@ -13,6 +13,7 @@ import { rateLimitHeaders } from "./rate-limit.ts";
 import { PipelineWatch } from "./pipelining.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import type { Solver } from "../optimize/pool.ts";
 
 export interface FetchDeps {
   routes: readonly Route[];
@@ -31,6 +32,8 @@ export interface FetchDeps {
   readiness: () => Promise<string[]>;
   /** With `serve --metrics`: every answer is counted, and `GET /metrics` shows it. */
   metrics?: { recorder: ServiceMetrics; endpoint: MetricsEndpoint };
+  /** Where solves run (src/optimize/pool.ts). */
+  solver: Solver;
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
@@ -183,6 +186,7 @@ export function createFetch(options: FetchDeps): AppFetch {
       cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined, etag, ifNoneMatch, keep),
       readiness: options.readiness,
       metrics: endpoint,
+      solver: options.solver,
     } as RequestContext;
     return dispatch(match.route, ctx, match.params, query);
   }

@@ -123,9 +123,10 @@ export const savingsItem = z.lazy(() =>
       name: z.string(),
       species: z.string(),
       subcategory: z.string(),
-      status: z.enum(["optimal", "infeasible"]),
+      status: z.enum(["optimal", "infeasible", "error"]).meta({ description: "`error`: the solver could not answer for this formula (`message` says why); the other rows are answered." }),
+      message: z.string().optional().meta({ description: "With `error` only: why, e.g. `Solver time limit exceeded`." }),
       cost: z.number().meta({ description: "The saved composition at today's prices, per batch." }),
-      optimizedCost: z.number().nullable().meta({ description: "Per batch; null when infeasible." }),
+      optimizedCost: z.number().nullable().meta({ description: "Per batch; null when infeasible or error." }),
       saving: saving.nullable(),
     })
     .meta({ id: "SavingsItem" }),
@@ -136,7 +137,7 @@ export type SavingsItem = z.output<typeof savingsItem>;
 export const savingsReport = z.lazy(() =>
   z
     .object({ status: z.literal("ok"), data: z.array(savingsItem), count: z.int(), timestamp })
-    .meta({ id: "SavingsReport", description: "Every formula optimized at today's prices and stock, by saving per ton descending, infeasible ones last." }),
+    .meta({ id: "SavingsReport", description: "Every formula optimized at today's prices and stock, by saving per ton descending, infeasible ones and those in error last." }),
 );
 
 /** The most a footprint can be: 1000 kg CO2e per kg (the co2e limit) is 10^6 kg per tonne. */

@@ -47,6 +47,8 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/carbon-http.test.ts",
   "test/carbon-cli.test.ts",
   "test/batch-sheets.test.ts",
+  "test/solver-pool.test.ts",
+  "test/solver-limits.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */

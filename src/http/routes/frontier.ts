@@ -2,9 +2,8 @@
  * The cost–CO2e frontier over HTTP (docs/decisions.md#carbon-footprint): a read (nothing is stored),
  * cached per data generation like every read, with the optimization's candidates and what-ifs.
  */
-import { frontierTask } from "../../optimize/frontier-task.ts";
-import { candidatesOf, type OptimizeOptions } from "../../optimize/result.ts";
-import { solverRuntime } from "../../optimize/runtime.ts";
+import { frontierInput } from "../../optimize/frontier-task.ts";
+import type { OptimizeOptions } from "../../optimize/result.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import * as Fr from "../../schemas/frontier.ts";
 import { openBody } from "../envelope.ts";
@@ -25,7 +24,7 @@ export const frontierRoutes = [
     query: Fr.frontierQuery,
     lookup: (ctx, params) => ctx.read.requireFormulaId(ctx.key.workspaceId, params.id),
     response: { status: 200, description: "The frontier", schema: Fr.frontierRead },
-    errors: [400, 404],
+    errors: [400, 404, 422, 503],
     handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const { include, prices } = whatIfOf(ctx.rawQuery);
@@ -33,9 +32,7 @@ export const frontierRoutes = [
       return ctx.cached(cacheKey("frontier", ws, params.id, query.points, include, [...prices].sort(byName), query.includeOutOfStock), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const ingredients = await ingredientsFor(ctx.read, ws, formula, options);
-        const candidates = candidatesOf(formula, (name) => ingredients.get(name) ?? null, options);
-        const highs = await solverRuntime();
-        return openBody(frontierTask(highs, { id: formula.id, name: formula.name, candidates, constraints: formula.constraints, points: query.points }));
+        return openBody(await ctx.solver.run("frontier", frontierInput(formula, (name) => ingredients.get(name) ?? null, options, query.points)));
       });
     },
   }),
