@@ -148,7 +148,7 @@ function printReport(io: Io, r: OptimizeResult): void {
   const binding = [
     ...r.shadowPrices.nutrients.map((b) => ({ ...b, label: b.key })),
     ...r.shadowPrices.ingredients.map((b) => ({ ...b, label: `${b.name} (inclusion %)` })),
-    ...r.shadowPrices.ratios.map((b) => ({ ...b, label: `${b.numerator}:${b.denominator}`, validFrom: null, validTo: null })),
+    ...r.shadowPrices.ratios.map((b) => ({ ...b, label: `${b.numerator}:${b.denominator}` })),
   ];
   out("\nBinding limits (shadow price: change of the cost per ton for one unit more of the limit):\n");
   printRows(io,

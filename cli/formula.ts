@@ -3,6 +3,7 @@ import { isoTime } from "../src/domain/time.ts";
 import { registerFormulaFrontier } from "./formula-frontier.ts";
 import { registerFormulaOptimize } from "./formula-optimize.ts";
 import { registerFormulaBatch } from "./formula-batch.ts";
+import { registerFormulaSweep } from "./formula-sweep.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
@@ -49,6 +50,7 @@ export function registerFormula(program: Command, io: Io): void {
 
   registerFormulaOptimize(group, io);
   registerFormulaBatch(group, io);
+  registerFormulaSweep(group, io);
   registerFormulaFrontier(group, io);
 
   withExamples(

@@ -95,7 +95,8 @@ export function costChange(
     const priceThen = then.priceOf(row.name, row);
     const priceNow = now.priceOf(row.name, row);
     if (priceNow === priceThen) continue;
-    const moved = round((row.amount / 1000) * (priceNow - priceThen), 2);
+    // The difference of the two row costs as each is shown (GET /v1/formulas/:id/cost's row change), not the cost of the price step.
+    const moved = round(costOf(row.amount, priceNow) - costOf(row.amount, priceThen), 2);
     if (moved !== 0) drivers.push({ name: row.name, priceThen, priceNow, change: moved });
   }
   drivers.sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || byBytes(a.name, b.name));

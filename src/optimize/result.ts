@@ -8,6 +8,7 @@ import { achievedNutrients, amountOf, costOf, round, totalCostOf, type FormulaCo
 import type { OptimizeResult } from "../schemas/optimize.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
 import { decimalOf, weightedSum } from "./exact.ts";
+import { shownEntersBelow, shownPriceRange, shownValidity } from "./inward.ts";
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
 import { footprintOf } from "../domain/footprint.ts";
 import { co2eKnown, co2eShadowShown, withCo2eCap } from "./co2e.ts";
@@ -119,10 +120,10 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
   const shadow = { nutrients: [] as OptimizeResult["shadowPrices"]["nutrients"], ingredients: [] as OptimizeResult["shadowPrices"]["ingredients"], ratios: [] as OptimizeResult["shadowPrices"]["ratios"] };
   for (const s of sensitivity.shadowPrices) {
     const common = { bound: s.bound, limit: s.value, shadowPrice: round(s.shadowPrice, 4) };
-    const range = { validFrom: roundOrNull(s.validFrom), validTo: roundOrNull(s.validTo) };
+    const range = shownValidity(s);
     if (s.limit.kind === "nutrient") shadow.nutrients.push({ key: s.limit.key, ...common, ...range });
     else if (s.limit.kind === "ingredient") shadow.ingredients.push({ name: s.limit.name, ...common, ...range });
-    else if (s.limit.kind === "ratio") shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
+    else if (s.limit.kind === "ratio") shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common, ...range });
   }
   const co2e = co2eShadowShown(sensitivity.shadowPrices);
   const inUnrounded = candidates.flatMap((c, j) => (inMix(x, j) ? [{ c, j, percent: percentOf(j) }] : []));
@@ -138,11 +139,11 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
       percent: current.costPerTon === 0 ? null : round((perTon / current.costPerTon) * 100, 2),
     },
     shadowPrices: co2e ? { ...shadow, co2e } : shadow,
-    ranging: inUnrounded.map(({ c, j, percent }) => ({ name: c.name, percent, price: round(c.price, 2), priceLow: roundOrNull(sensitivity.priceLow[j]!), priceHigh: roundOrNull(sensitivity.priceHigh[j]!) })),
+    ranging: inUnrounded.map(({ c, j, percent }) => ({ name: c.name, percent, price: round(c.price, 2), ...shownPriceRange(sensitivity.priceLow[j]!, sensitivity.priceHigh[j]!) })),
     excluded: candidates.flatMap((c, j) => {
       if (inMix(x, j)) return [];
       const held = options.maxCo2e != null && !co2eKnown(c) ? { reason: "co2e unknown" as const } : {};
-      return [{ name: c.name, price: round(c.price, 2), entersBelow: roundOrNull(sensitivity.entersBelow[j]!), ...held }];
+      return [{ name: c.name, price: round(c.price, 2), entersBelow: shownEntersBelow(sensitivity.entersBelow[j]!), ...held }];
     }),
     conflicts: [],
   };
@@ -157,8 +158,6 @@ export function costPerTonOf(rows: ReadonlyArray<{ percent: number; price: numbe
   if (rows.some((r, k) => units[k]! / UNITS_PER_PERCENT !== round(r.percent, 4))) return round(rows.reduce((s, r) => s + (r.percent / 100) * r.price, 0), 2);
   return round(weightedSum(rows.map((r) => decimalOf(r.price)), units, 6), 2);
 }
-
-const roundOrNull = (v: number | null) => (v === null ? null : round(v, 2));
 
 /** A conflict as the answer shows it; an elastic one (no `alone`, as the frontier's) is `alone: false`. */
 export function shapeConflict(c: Conflict | Repair): OptimizeResult["conflicts"][number] {

@@ -23,8 +23,8 @@ const saving = z.lazy(() =>
 );
 
 const validRange = {
-  validFrom: z.number().nullable().meta({ description: "Lowest value of the limit at which this shadow price still holds (2 decimals; null = unbounded)." }),
-  validTo: z.number().nullable().meta({ description: "Highest value of the limit at which this shadow price still holds (2 decimals; null = unbounded)." }),
+  validFrom: z.number().nullable().meta({ description: "Lowest value of the limit at which this shadow price still holds, rounded up at 2 decimals so it lies inside the true range (an inclusion limit's from 0; null = unbounded). A ratio's: the lowest ratio at which the same limits bind." }),
+  validTo: z.number().nullable().meta({ description: "Highest value of the limit at which this shadow price still holds, rounded down at 2 decimals (an inclusion limit's up to 100; null = unbounded)." }),
 };
 const shadowPrice = z.number().meta({ description: "Change of the cost per ton for one unit more of the limit (1 % CP, 1 kcal/kg, 1 % inclusion, 1.0 of a ratio), signed, 4 decimals." });
 
@@ -76,7 +76,7 @@ export const optimizeResult = z.lazy(() =>
       shadowPrices: z.strictObject({
         nutrients: z.array(z.strictObject({ key: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
         ingredients: z.array(z.strictObject({ name: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
-        ratios: z.array(z.strictObject({ numerator: z.string(), denominator: z.string(), bound, limit: z.number(), shadowPrice })),
+        ratios: z.array(z.strictObject({ numerator: z.string(), denominator: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
         co2e: z
           .strictObject({
             limit: z.number().meta({ description: "maxCo2e, kg CO2e per tonne of feed." }),
@@ -91,15 +91,15 @@ export const optimizeResult = z.lazy(() =>
           name: z.string(),
           percent: z.number(),
           price: z.number(),
-          priceLow: nullablePrice("Lowest price at which this composition stays optimal"),
-          priceHigh: nullablePrice("Highest price at which this composition stays optimal"),
+          priceLow: z.number().meta({ description: "Lowest price at which this composition stays optimal, per ton, rounded up at 2 decimals; 0 where the range reaches below 0 or has no lower end." }),
+          priceHigh: nullablePrice("Highest price at which this composition stays optimal, rounded down at 2 decimals"),
         }),
       ),
       excluded: z.array(
         z.strictObject({
           name: z.string(),
           price: z.number(),
-          entersBelow: z.number().nullable().meta({ description: "Price below which it would enter the mix, 2 decimals; null: never (or held out of stock)." }),
+          entersBelow: z.number().nullable().meta({ description: "Price below which it would enter the mix, rounded down at 2 decimals; null: never (or held out of stock)." }),
           reason: z.literal("co2e unknown").optional().meta({ description: "Only with maxCo2e: held at 0 because its co2e is unknown." }),
         }),
       ),
