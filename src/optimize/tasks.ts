@@ -4,6 +4,7 @@
  * structured clone). Adding one is one line here: `kind: function`.
  */
 import type { Highs } from "highs";
+import { frontierTask } from "./frontier-task.ts";
 import { batchSheetTask } from "./batch-task.ts";
 import { optimizeTask } from "./optimize-task.ts";
 import { sweepTask } from "./sweep-task.ts";
@@ -12,6 +13,7 @@ import { causeOf, SolverFailure, solverProblem } from "./solver-errors.ts";
 
 export const TASKS = {
   optimize: optimizeTask,
+  frontier: frontierTask,
   sweep: sweepTask,
   batchSheet: batchSheetTask,
 } satisfies Record<string, (highs: Highs, input: never) => unknown>;

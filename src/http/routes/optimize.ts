@@ -44,7 +44,7 @@ function refuseUnknown(found: ReadonlyMap<string, IngredientDetail>, options: Op
   for (const name of [...options.include, ...options.prices.keys()]) if (!found.has(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
 }
 
-const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
+export const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export const optimizeRoutes = [
   defineRoute({
@@ -53,7 +53,7 @@ export const optimizeRoutes = [
     path: "/v1/formulas/:id/optimize",
     summary: "The least-cost mix that meets the formula's limits, and how firm that answer is",
     description:
-      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits, `include` and any ingredient given a what-if `price`; with `candidates=all`, every ingredient of the workspace. Nothing is stored.",
+      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits, `include` and any ingredient given a what-if `price`; with `candidates=all`, every ingredient of the workspace. With `maxCo2e`, the mix's footprint is capped (kg CO2e per tonne of feed): candidates of unknown `co2e` are held at 0 (listed in `excluded` with `reason: \"co2e unknown\"`), and a binding cap has its shadow price as the cost of abating a tonne of CO2e. Nothing is stored.",
     params: ID_PARAM,
     query: O.optimizeQuery,
     // Only whether it exists: a cached answer is then served without reading the formula.
@@ -63,8 +63,8 @@ export const optimizeRoutes = [
     handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const { include, prices } = whatIfOf(ctx.rawQuery);
-      const asked: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock };
-      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.candidates), async () => {
+      const asked: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock, maxCo2e: query.maxCo2e };
+      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.maxCo2e, query.candidates), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const { found, options } = query.candidates === "all" ? await everyIngredientFor(ctx.read, ws, asked) : { found: await ingredientsFor(ctx.read, ws, formula, asked), options: asked };
         return openBody(await ctx.solver.run("optimize", optimizeInput(formula, (name) => found.get(name) ?? null, options)));
