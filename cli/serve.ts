@@ -26,6 +26,7 @@ interface ServeOptions {
   accessLog: boolean;
   metrics?: boolean;
   metricsTokenFile?: string;
+  console: boolean;
 }
 
 /** A file named by an option; a missing or unreadable one is refused in one line. */
@@ -94,6 +95,7 @@ export function registerServe(program: Command, io: Io): void {
     )
     .addOption(new Option("--metrics [on|off]", "serve Prometheus metrics at GET /metrics").env("FEEDBASE_METRICS").argParser(onOff("--metrics")))
     .addOption(new Option("--metrics-token-file <file>", "with --metrics: answer only Authorization: Bearer <the file's token>").env("FEEDBASE_METRICS_TOKEN_FILE"))
+    .addOption(new Option("--console <on|off>", "serve the web console at / and /console/ (off: 404 there)").env("FEEDBASE_CONSOLE").default(true, "on").argParser(onOff("--console")))
     .action(
       async (opts: ServeOptions) => {
         const data = dataLocation(opts);
@@ -109,7 +111,7 @@ export function registerServe(program: Command, io: Io): void {
         const metrics = opts.metrics ? { token: opts.metricsTokenFile === undefined ? null : readToken(opts.metricsTokenFile) } : undefined;
         const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
         const service = await start(
-          { data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
+          { data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, console: opts.console, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
           opts,
         );
         service.logger.log("info", "listening", { url: service.url.href, data: locationName(data) });
@@ -123,6 +125,7 @@ export function registerServe(program: Command, io: Io): void {
           accessLog: opts.accessLog,
           metrics: opts.metrics ?? false,
           metricsTokenFile: opts.metricsTokenFile ?? null,
+          console: opts.console,
         });
         let stopping = false;
         const stop = async () => {

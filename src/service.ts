@@ -33,6 +33,8 @@ export interface ServiceOptions {
   webhooks?: Partial<DeliveryTuning>;
   /** Serve `GET /metrics` (off by default), optionally only for `Authorization: Bearer <token>`. */
   metrics?: { token: string | null };
+  /** The web console at / and /console/ (default on; `serve --console off`). */
+  console?: boolean;
   /** SQLite: fold the price log after this long without a write (default 2 s; tests shorten it). */
   foldQuietMs?: number;
 }
@@ -83,6 +85,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     clock,
     version: store.version,
     readiness,
+    console: options.console ?? true,
     ...(recorder ? { metrics: { recorder, endpoint: metricsEndpoint(recorder, options.metrics!.token) } } : {}),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
   });

@@ -13,6 +13,7 @@ import { rateLimitHeaders } from "./rate-limit.ts";
 import { PipelineWatch } from "./pipelining.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { consoleAnswer } from "./console.ts";
 
 export interface FetchDeps {
   routes: readonly Route[];
@@ -31,6 +32,8 @@ export interface FetchDeps {
   readiness: () => Promise<string[]>;
   /** With `serve --metrics`: every answer is counted, and `GET /metrics` shows it. */
   metrics?: { recorder: ServiceMetrics; endpoint: MetricsEndpoint };
+  /** Serve the web console at / and /console/ (src/http/console.ts); off: those paths are 404 like any unknown one. */
+  console?: boolean;
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
@@ -99,7 +102,14 @@ export function createFetch(options: FetchDeps): AppFetch {
   function handle(req: Request, path: string, query: string, caller: Caller): Reply | Promise<Reply> {
     const now = clock();
     const generation = version.current();
-    if (path !== "/v1" && !path.startsWith("/v1/")) return route(req, path, query, caller, null, now, generation, null);
+    if (path !== "/v1" && !path.startsWith("/v1/")) {
+      const page = options.console ? consoleAnswer(req, path) : null;
+      if (page !== null) {
+        caller.route = page.route;
+        return page.reply;
+      }
+      return route(req, path, query, caller, null, now, generation, null);
+    }
     const key = authenticate(options.findKey, req.headers.get("x-api-key"), keys, generation);
     if (key instanceof Promise) return key.then((found) => keyed(req, path, query, caller, found, now, generation));
     return keyed(req, path, query, caller, key, now, generation);

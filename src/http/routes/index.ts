@@ -7,9 +7,11 @@ import { ingredientRoutes } from "./ingredients.ts";
 import { metricsRoutes } from "./metrics.ts";
 import { optimizeRoutes } from "./optimize.ts";
 import { withOpenApi } from "./openapi.ts";
+import { keyRoutes } from "./key.ts";
+import { priceReportRoutes } from "./price-report.ts";
 
 /**
  * The route table: every route the server answers, one file per resource. The router, the OpenAPI
  * document and the contract check of the tests (test/helpers/contract.ts) all read it.
  */
-export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...optimizeRoutes, ...eventRoutes]);
+export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...priceReportRoutes, ...optimizeRoutes, ...eventRoutes, ...keyRoutes]);
