@@ -26,6 +26,7 @@ import { NO_OPTIONS, optimizeFormula, type FormulaToOptimize } from "../src/opti
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { solveLeastCost } from "../src/optimize/solve.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
+import { solveInProcess } from "../src/optimize/tasks.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { listIngredientDetails, type IngredientDetail } from "../src/store/ingredients.ts";
@@ -62,7 +63,7 @@ function timed(n: number, work: () => unknown): number[] {
  * A feasible formula of 60 candidates and 30 nutrient limits (min on each, max on every other one),
  * set around a random mix of the candidates so a solution exists.
  */
-function largeFormula(): { formula: FormulaToOptimize; lookup: (name: string) => IngredientDetail | null } {
+export function largeFormula(): { formula: FormulaToOptimize; lookup: (name: string) => IngredientDetail | null } {
   const next = seeded(SEED + 60);
   const keys = Array.from({ length: LARGE.limits }, (_, k) => `N${k}`);
   const details = Array.from({ length: LARGE.candidates }, (_, j): IngredientDetail => ({
@@ -127,10 +128,10 @@ async function worklistFigures(highs: Highs, tmp: string): Promise<OptimizeBench
     const ingredients = new Map(listIngredientDetails(db, 1).map((i) => [i.name, i]));
     const lookup = (name: string) => ingredients.get(name) ?? null;
     const totalMs: number[] = [];
-    let items = await savingsWorklist(highs, formulas, lookup);
+    let items = await savingsWorklist(solveInProcess, formulas, lookup);
     for (let i = 0; i < SOLVES.worklist; i++) {
       const started = performance.now();
-      items = await savingsWorklist(highs, formulas, lookup);
+      items = await savingsWorklist(solveInProcess, formulas, lookup);
       totalMs.push(performance.now() - started);
     }
     const single = formulas.map((f) => timed(1, () => optimizeFormula(highs, f, lookup, NO_OPTIONS))[0]!);

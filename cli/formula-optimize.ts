@@ -2,9 +2,10 @@ import { InvalidArgumentError, type Command } from "commander";
 import { ValidationError } from "../src/domain/errors.ts";
 import { parseFormulaFile } from "../src/domain/formula-file.ts";
 import { isoTime } from "../src/domain/time.ts";
-import { optimizeFormula, type OptimizeOptions } from "../src/optimize/result.ts";
-import { solverRuntime } from "../src/optimize/runtime.ts";
-import { parsePrice, PRICE_PROBLEM } from "../src/optimize/what-if.ts";
+import { optimizeInput } from "../src/optimize/optimize-task.ts";
+import type { OptimizeOptions } from "../src/optimize/result.ts";
+import { solveInProcess } from "../src/optimize/tasks.ts";
+import { parsePrice } from "../src/optimize/what-if.ts";
 import { FORMULA_ID } from "../src/schemas/formulas.ts";
 import type { OptimizeResult } from "../src/schemas/optimize.ts";
 import { dataOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
@@ -28,8 +29,8 @@ function collectPrice(value: string, prices: Map<string, number>): Map<string, n
   try {
     const { name, price } = parsePrice(value);
     return new Map(prices).set(name, price);
-  } catch {
-    throw new InvalidArgumentError(`--${PRICE_PROBLEM}`);
+  } catch (error) {
+    throw new InvalidArgumentError(`--${(error as Error).message}`);
   }
 }
 
@@ -64,7 +65,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
             const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
             for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
             const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
-            const result = optimizeFormula(await solverRuntime(), formula, lookup, options);
+            const result = await solveInProcess("optimize", optimizeInput(formula, lookup, options));
             if (opts.json) printDocument(io, result);
             else printReport(io, result);
             if (opts.saveAs === undefined) return;
@@ -102,14 +103,16 @@ function printReport(io: Io, r: OptimizeResult): void {
   const out = (text: string) => io.out(text);
   out(`${r.id}: ${r.name}, batch of ${r.batchSize} kg: ${r.status}\n`);
   if (r.optimized === null) {
-    out(`No mix of the candidates meets every limit. Cost of the saved mix now: ${r.current.cost.toFixed(2)}\nTo relax (the value the closest mix reaches):\n`);
+    const alone = r.conflicts.some((c) => c.alone);
+    out(`No mix of the candidates meets every limit. Cost of the saved mix now: ${r.current.cost.toFixed(2)}\n`);
+    out(alone ? "Each of these limits, moved alone to the value shown (every other limit kept), makes the formula feasible; the smallest move first:\n" : "No single limit suffices: relax these together (the value the closest mix reaches):\n");
     printRows(io,
       r.conflicts,
       [
         ["LIMIT", (c) => (c.kind === "ratio" ? `${c.numerator}:${c.denominator}` : c.kind === "nutrient" ? c.key! : `${c.name} (inclusion %)`)],
         ["BOUND", (c) => c.bound],
         ["LIMIT VALUE", (c) => String(c.limit)],
-        ["BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
+        [alone ? "MOVE TO" : "BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
       ],
       false,
     );

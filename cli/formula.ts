@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
 import { registerFormulaOptimize } from "./formula-optimize.ts";
+import { registerFormulaBatch } from "./formula-batch.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
@@ -46,6 +47,7 @@ export function registerFormula(program: Command, io: Io): void {
   );
 
   registerFormulaOptimize(group, io);
+  registerFormulaBatch(group, io);
 
   withExamples(
     group

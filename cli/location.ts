@@ -72,5 +72,5 @@ export function locationName(location: DataLocation): string {
  */
 export function refuseOnPostgres(command: string, opts: { data: string; database?: string | undefined }, instead: string): void {
   if (opts.database === undefined) return;
-  throw new CliFailure(`${command} works on SQLite data files; for the PostgreSQL database ${redactUrl(opts.database)} use ${instead} (README: Backups on PostgreSQL)`);
+  throw new CliFailure(`${command} works on SQLite data files; for the PostgreSQL database ${redactUrl(opts.database)} use ${instead} (docs/postgresql.md: Backups on PostgreSQL)`);
 }

@@ -73,7 +73,7 @@ describe("--database", () => {
     const backup = await cli(["backup", "copy.db", "--database", PG_URL]);
     expect(backup.code).toBe(1);
     expect(backup.stderr).toBe(
-      'error: backup works on SQLite data files; for the PostgreSQL database postgres://mill:***@127.0.0.1:1/feedbase use pg_dump --format=custom --file=feedbase.dump "$FEEDBASE_DATABASE_URL" (README: Backups on PostgreSQL)\n',
+      'error: backup works on SQLite data files; for the PostgreSQL database postgres://mill:***@127.0.0.1:1/feedbase use pg_dump --format=custom --file=feedbase.dump "$FEEDBASE_DATABASE_URL" (docs/postgresql.md: Backups on PostgreSQL)\n',
     );
     const restore = await cli(["restore", "copy.db"], { env: { FEEDBASE_DATABASE_URL: PG_URL } });
     expect(restore.code).toBe(1);

@@ -14,6 +14,7 @@ import { PipelineWatch } from "./pipelining.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { consoleAnswer } from "./console.ts";
+import type { Solver } from "../optimize/pool.ts";
 
 export interface FetchDeps {
   routes: readonly Route[];
@@ -34,6 +35,8 @@ export interface FetchDeps {
   metrics?: { recorder: ServiceMetrics; endpoint: MetricsEndpoint };
   /** Serve the web console at / and /console/ (src/http/console.ts); off: those paths are 404 like any unknown one. */
   console?: boolean;
+  /** Where solves run (src/optimize/pool.ts). */
+  solver: Solver;
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
@@ -193,6 +196,7 @@ export function createFetch(options: FetchDeps): AppFetch {
       cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined, etag, ifNoneMatch, keep),
       readiness: options.readiness,
       metrics: endpoint,
+      solver: options.solver,
     } as RequestContext;
     return dispatch(match.route, ctx, match.params, query);
   }

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from "../domain/errors.ts";
 import { isStorageFull } from "../store/db.ts";
 import { isPgStorageFull } from "../store/pg/readiness.ts";
+import { SolverFailure, SolverUnavailable } from "../optimize/solver-errors.ts";
 
 /** Seconds a client is asked to wait when the database's disk is full: long enough for an admin to act. */
 const STORAGE_FULL_RETRY_AFTER = "30";
@@ -29,6 +30,8 @@ export function toHttpError(error: unknown): HttpError | null {
   if (error instanceof ValidationError) return new HttpError(400, error.message);
   if (error instanceof NotFoundError) return new HttpError(404, error.message);
   if (error instanceof ConflictError) return new HttpError(409, error.message);
+  if (error instanceof SolverUnavailable) return new HttpError(503, error.message, { "Retry-After": String(error.retryAfterSeconds) });
+  if (error instanceof SolverFailure) return new HttpError(422, error.message);
   // Not a bug of the request or of feedbase: the write did not happen and may be sent again later.
   if (isStorageFull(error) || isPgStorageFull(error)) return new HttpError(503, "Storage full", { "Retry-After": STORAGE_FULL_RETRY_AFTER });
   return null;

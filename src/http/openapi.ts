@@ -11,9 +11,10 @@ const ERROR_TEXT: Record<number, string> = {
   404: "Not found (unknown path, ingredient name or formula id; another workspace's data is not found).",
   405: "Method not allowed (see the Allow header).",
   409: "An ingredient with that name already exists.",
+  422: "The solver could not solve the problem the input makes (the message says what HiGHS reported); sending the same input again gets the same answer.",
   413: "Request body over 1 MiB.",
   500: "Internal server error (details are only in the server log, under the request id).",
-  503: "A write while the data file's disk is full (`Storage full`, nothing was written, with Retry-After); on /readyz, not ready (`failed` lists the failed checks).",
+  503: "A write while the data file's disk is full (`Storage full`, nothing was written, with Retry-After); a solve past its time limit (`Solver time limit exceeded`) or refused because too many wait (`Solver busy: too many solves waiting`), with Retry-After; on /readyz, not ready (`failed` lists the failed checks).",
 };
 
 /** Every route's possible answers beside its own `errors`: it has an `Allow` list and can fail; one behind a key can be refused. */
@@ -32,7 +33,7 @@ export function documentedErrors(route: Route): number[] {
   return [...new Set([...route.errors, ...common])].sort((a, b) => a - b);
 }
 
-const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "On Storage full: seconds to wait before sending the write again." };
+const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "On Storage full: seconds to wait before sending the write again; on a solver refusal, before asking again." };
 
 const RATE_LIMIT_HEADERS = {
   "RateLimit-Policy": { description: 'The key\'s policy: `"default";q=<requests>;w=3600`.', schema: { type: "string" } },

@@ -46,6 +46,9 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/history.test.ts",
   "test/reliability-concurrency.test.ts",
   "test/demo.test.ts",
+  "test/batch-sheets.test.ts",
+  "test/solver-pool.test.ts",
+  "test/solver-limits.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -61,6 +64,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/outage.pg.ts",
   "test/postgres/import-race.pg.ts",
   "test/postgres/write-batch.pg.ts",
+  "test/postgres/schema-in-step.pg.ts",
 ];
 
 /** About the SQLite file itself: SQLite only, and why. */
@@ -86,11 +90,15 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
 export const NO_DATA: Readonly<Record<string, string>> = {
   "test/demo-data.test.ts": "the demo's CSV files",
   "test/formula-math.test.ts": "rounding and formula arithmetic",
+  "test/docs-links.test.ts": "the links of README.md, ARCHITECTURE.md and docs/*.md",
+  "test/migrations.test.ts": "the migration files' names and placeholders (the schemas are compared by test/postgres/schema-in-step.pg.ts)",
+  "test/frontier-proofs.test.ts": "the cost–CO2e frontier's points, proven against GLPK on seeded problems",
   "test/limiter.test.ts": "the in-memory rate limiter",
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
+  "test/batch-sheet-proofs.test.ts": "batch sheets against an exhaustive search and GLPK, from the demo data",
   "test/postgres-suite.test.ts": "this list",
   "test/structure.test.ts": "import loops and file sizes of src/",
-  "test/webhook-docs.test.ts": "the README's signing example",
+  "test/webhook-docs.test.ts": "the integrator guide's signing example (docs/integrators.md)",
   "test/webhook-retry.test.ts": "the retry schedule",
   "test/webhook-sign.test.ts": "the signature schemes",
 };

@@ -6,6 +6,7 @@ import { eventRoutes } from "./events.ts";
 import { ingredientRoutes } from "./ingredients.ts";
 import { metricsRoutes } from "./metrics.ts";
 import { optimizeRoutes } from "./optimize.ts";
+import { batchRoutes } from "./batch.ts";
 import { withOpenApi } from "./openapi.ts";
 import { keyRoutes } from "./key.ts";
 import { priceReportRoutes } from "./price-report.ts";
@@ -14,4 +15,4 @@ import { priceReportRoutes } from "./price-report.ts";
  * The route table: every route the server answers, one file per resource. The router, the OpenAPI
  * document and the contract check of the tests (test/helpers/contract.ts) all read it.
  */
-export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...priceReportRoutes, ...optimizeRoutes, ...eventRoutes, ...keyRoutes]);
+export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...optimizeRoutes, ...batchRoutes, ...priceReportRoutes, ...eventRoutes, ...keyRoutes]);
