@@ -36,7 +36,7 @@ define need
   { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null; }; }
 endef
 
-.PHONY: run test test-postgres test-console screenshots console-tools check build deb bench bench-compare bench-optimize bench-metrics soak soak-postgres clean test-tools deb-tools
+.PHONY: run test test-postgres test-console screenshots console-tools bench-console check build deb bench bench-compare bench-optimize bench-metrics soak soak-postgres clean test-tools deb-tools
 
 run: $(EXE)
 	@mkdir -p $(dir $(DATA))
@@ -119,6 +119,7 @@ bench: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
 	$(BUN) bench/frontier.ts
 	$(BUN) bench/compare-builds.ts
+	$(MAKE) bench-console
 
 # Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.
 # The least-cost figures alone (about a minute): solve times, the worklist, the cached answer over HTTP.
@@ -129,6 +130,10 @@ bench-compare: $(DEPS) $(EXE)
 bench-optimize: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
 	$(BUN) bench/frontier.ts
+
+# The console's Prices page in chromium: time to interactive and bytes on the wire against its budget.
+bench-console: $(DEPS) $(EXE) console-tools
+	$(BUN) bench/console.ts
 
 bench-metrics: $(DEPS) $(EXE)
 	FEEDBASE_BENCH_METRICS_ONLY=1 $(BUN) bench/run.ts

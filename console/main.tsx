@@ -16,6 +16,7 @@ import { OptimizePage } from "./pages/optimize.tsx";
 import { ReportsPage } from "./pages/reports.tsx";
 import { EventsPage } from "./pages/events.tsx";
 import { Coming, COMING_LINKS } from "./pages/coming.tsx";
+import { BatchPage } from "./pages/batch.tsx";
 
 interface Screen {
   title: string;
@@ -40,6 +41,7 @@ function screenFor(parts: readonly string[]): Screen {
   if (first === "formulas" && !second) return { title: "Formulas", section: "formulas", body: () => <FormulasPage /> };
   if (first === "formulas" && second && !third) return { title: `Formula ${second}`, section: "formulas", body: () => <FormulaPage id={second} /> };
   if (first === "formulas" && second && third === "optimize") return { title: `Optimize ${second}`, section: "formulas", body: () => <OptimizePage id={second} /> };
+  if (first === "formulas" && second && third === "batch-sheet") return { title: "Batch sheet", section: "formulas", body: () => <BatchPage id={second} /> };
   const coming = COMING_LINKS.find((c) => c.part === third);
   if (first === "formulas" && second && coming) return { title: `${coming.label} · ${second}`, section: "formulas", body: () => <Coming what={coming.label} back={href(["formulas", second])} /> };
   if (first === "plans") return { title: "Plans", section: "plans", body: () => <Coming what="Plans" back={href(["formulas"])} /> };

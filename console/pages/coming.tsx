@@ -20,5 +20,4 @@ export const COMING_LINKS = [
   { part: "sweep", label: "Sweep" },
   { part: "frontier", label: "Frontier" },
   { part: "confidence", label: "Confidence" },
-  { part: "batch-sheet", label: "Batch sheet" },
 ] as const;

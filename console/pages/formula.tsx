@@ -100,6 +100,9 @@ export function FormulaPage(props: { id: string }) {
             <Link href={href(["formulas", f.id, "optimize"])} class="button">
               Optimize
             </Link>
+            <Link href={href(["formulas", f.id, "batch-sheet"])} class="button secondary">
+              Batch sheet
+            </Link>
             {COMING_LINKS.map((c) => (
               <Link key={c.part} href={href(["formulas", f.id, c.part])} class="button secondary">
                 {c.label}

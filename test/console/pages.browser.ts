@@ -194,10 +194,23 @@ describe("the console's pages show what the API gives the same key", () => {
     await clean(page, watch);
   });
 
+  test("Batch sheet: the amounts to weigh are the API's, in order of addition, and print on one A4 page", async () => {
+    const { page, watch } = await visit("/console/formulas/broiler-starter/batch-sheet?size=2000&resolution=0.5&microResolution=0.01&microBelow=20");
+    const sheet = await site.api<Env<{ name: string; lines: { name: string; kg: number }[] }>>(
+      "/v1/formulas/broiler-starter/batch?size=2000&resolution=0.5&microResolution=0.01&microBelow=20",
+    );
+    expect(await column(page, `Batch sheet of ${sheet.data.name}`, "name")).toEqual(sheet.data.lines.map((l) => l.name));
+    expect(await column(page, `Batch sheet of ${sheet.data.name}`, "kg")).toEqual(sheet.data.lines.map((l) => `${num(l.kg, 3)} kg`));
+    const pdf = await page.pdf({ format: "A4" });
+    // Pages of the PDF: one /Type /Page object each.
+    expect(new TextDecoder("latin1").decode(pdf).match(/\/Type\s*\/Page\b/g)?.length).toBe(1);
+    await clean(page, watch);
+  });
+
   test("Pages whose API is still to come say so, and nothing fails", async () => {
     const { page, watch } = await visit("/console/plans");
     expect(await page.locator(".coming").textContent()).toContain("is coming");
-    for (const part of ["sweep", "frontier", "confidence", "batch-sheet"]) {
+    for (const part of ["sweep", "frontier", "confidence"]) {
       await page.goto(`${site.url}/console/formulas/broiler-starter/${part}`);
       await settled(page);
       expect(await page.locator(".coming").textContent()).toContain("is coming");

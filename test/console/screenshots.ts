@@ -19,6 +19,7 @@ const PAGES: { file: string; path: string; then?: (page: import("playwright-core
   { file: "optimize", path: "/console/formulas/broiler-starter/optimize" },
   { file: "reports", path: "/console/reports" },
   { file: "events", path: "/console/events" },
+  { file: "batch-sheet", path: "/console/formulas/broiler-starter/batch-sheet?size=2000&resolution=0.5&microResolution=0.01&microBelow=20" },
   { file: "coming", path: "/console/formulas/broiler-starter/sweep" },
 ];
 
