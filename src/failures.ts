@@ -8,10 +8,14 @@
 import { CliFailure, ConflictError, NotFoundError, UsageError, ValidationError } from "./domain/errors.ts";
 import { SolverFailure, SolverUnavailable } from "./optimize/solver-errors.ts";
 import { DataFileError, isStorageFull } from "./store/db.ts";
+import { DatabaseTimeout } from "./store/deadline.ts";
 import { isPgStorageFull } from "./store/pg/readiness.ts";
+import { isPgUnavailable } from "./store/pg/unavailable.ts";
 
 /** Seconds a client is asked to wait when the database's disk is full: long enough for an admin to act. */
 const STORAGE_FULL_RETRY_AFTER = "30";
+/** Seconds a client is asked to wait when the database is down or stalled: a restart or failover takes seconds. */
+const UNAVAILABLE_RETRY_AFTER = "5";
 
 export interface Failure {
   /** What it is, in words. */
@@ -52,6 +56,16 @@ export const FAILURES: readonly Failure[] = [
     exit: 1,
   },
   { kind: "PostgreSQL's disk is full", matches: isPgStorageFull, http: { status: 503, message: "Storage full", headers: { "Retry-After": STORAGE_FULL_RETRY_AFTER } }, line: postgresLine, exit: 1 },
+  {
+    // The same for a database that is down, stalled or timed out; a write refused after its deadline may
+    // still have been stored (docs/decisions.md#database-faults), which sending it again shows.
+    kind: "the database unavailable for now",
+    matches: (e) => e instanceof DatabaseTimeout || isPgUnavailable(e),
+    http: { status: 503, message: "Database unavailable", headers: { "Retry-After": UNAVAILABLE_RETRY_AFTER } },
+    // A command says what PostgreSQL said, as for any of its failures (a deadline is the server's alone).
+    line: (e) => ((e as Error).name === "PostgresError" ? postgresLine(e) : `unexpected failure: ${String(e.stack ?? e)}`),
+    exit: 1,
+  },
   { kind: "a data file or database that cannot be used", matches: (e) => e instanceof DataFileError, http: null, exit: 1 },
   { kind: "a command's action refused", matches: (e) => e instanceof CliFailure, http: null, exit: 1 },
   // commander's own (an unknown option, a bad value) carry its code; ours are UsageError.
@@ -79,5 +93,5 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   413: "Request body over 1 MiB.",
   422: "The solver could not solve the problem the input makes (the message says what HiGHS reported); sending the same input again gets the same answer.",
   500: "Internal server error (details are only in the server log, under the request id).",
-  503: "A write while the data file's disk is full (`Storage full`, nothing was written, with Retry-After); a solve past its time limit (`Solver time limit exceeded`) or refused because too many wait (`Solver busy: too many solves waiting`), with Retry-After; on /readyz, not ready (`failed` lists the failed checks).",
+  503: "A write while the data file's disk is full (`Storage full`, nothing was written, with Retry-After); any request behind a key while the database is down, stalled or locked (`Database unavailable`, with Retry-After; a write refused after waiting may have been stored); a solve past its time limit (`Solver time limit exceeded`) or refused because too many wait (`Solver busy: too many solves waiting`), with Retry-After; on /readyz, not ready (`failed` lists the failed checks).",
 };

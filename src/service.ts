@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { systemClock, type Clock } from "./domain/time.ts";
 import { routes } from "./http/routes/index.ts";
 import { createFetch } from "./http/app.ts";
+import { appCaches } from "./http/app-caches.ts";
 import { startHttpServer } from "./http/server.ts";
 import { defaultPoolSize, SolverPool } from "./optimize/pool.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
@@ -37,6 +38,8 @@ export interface ServiceOptions {
   webhooks?: Partial<DeliveryTuning>;
   /** Serve `GET /metrics` (off by default), optionally only for `Authorization: Bearer <token>`. */
   metrics?: { token: string | null };
+  /** The web console at / and /console/ (default on; `serve --console off`). */
+  console?: boolean;
   /** SQLite: fold the price log after this long without a write (default 2 s; tests shorten it). */
   foldQuietMs?: number;
   /** The solver pool (docs/decisions.md#solver-pool): time limit per solve, workers, queue bound. */
@@ -77,6 +80,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const store: ServedStore =
     options.data.kind === "sqlite" ? openSqliteStore(options.data.path, deps) : await (await import("./service/postgres.ts")).openPostgresStore(options.data.url, deps);
   const { readiness } = store;
+  const caches = appCaches();
   const workers = options.solver?.workers ?? defaultPoolSize();
   const pool = new SolverPool({
     size: workers,
@@ -84,7 +88,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     maxQueue: options.solver?.maxQueue ?? QUEUE_PER_WORKER * workers,
     logger,
   });
-  if (options.metrics) recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness, writesWaiting: store.writesWaiting });
+  if (options.metrics) recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness, writesWaiting: store.writesWaiting, cacheBytes: caches.bytes });
   const fetch = createFetch({
     routes,
     backend: store.backend,
@@ -96,6 +100,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     clock,
     version: store.version,
     readiness,
+    console: options.console ?? true,
+    caches,
     solver: pool,
     ...(recorder ? { metrics: { recorder, endpoint: metricsEndpoint(recorder, options.metrics!.token) } } : {}),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),

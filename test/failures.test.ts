@@ -16,6 +16,7 @@ import { RATE_LIMIT_FIELDS, rateLimitHeaders } from "../src/http/rate-limit.ts";
 import { routes } from "../src/http/routes/index.ts";
 import { SlidingWindowLimiter } from "../src/limiter/sliding-window.ts";
 import { DataFileError } from "../src/store/db.ts";
+import { DatabaseTimeout } from "../src/store/deadline.ts";
 
 /** What a command prints and returns for `error`. */
 function cli(error: unknown): { line: string; exit: number } {
@@ -62,6 +63,8 @@ describe("the failure table", () => {
     }
     expect(toHttpError(diskFull)).toMatchObject({ message: "Storage full", headers: { "Retry-After": "30" } });
     expect(toHttpError(new SolverUnavailable("Solver busy: too many solves waiting", 2))).toMatchObject({ status: 503, message: "Solver busy: too many solves waiting", headers: { "Retry-After": "2" } });
+    expect(toHttpError(new DatabaseTimeout(6000))).toMatchObject({ status: 503, message: "Database unavailable", headers: { "Retry-After": "5" } });
+    expect(toHttpError(Object.assign(new Error("connection refused"), { code: "ERR_POSTGRES_CONNECTION_REFUSED" }))).toMatchObject({ status: 503, message: "Database unavailable" });
     expect(toHttpError(new Error("bug"))).toBeNull();
     expect(cli(new Error("bug")).line).toStartWith("error: unexpected failure: Error: bug");
   });

@@ -8,9 +8,11 @@ import { accessOf, type Route } from "./route.ts";
 
 /** Every route's possible answers beside its own `errors`: it has an `Allow` list and can fail; one behind a key can be refused. */
 const EVERY_ROUTE = [405, 500] as const;
-const KEYED_ROUTE = [401, ...EVERY_ROUTE] as const;
-/** A write can meet a full disk (docs/decisions.md#faults). */
-const WRITE_ROUTE = [503, ...KEYED_ROUTE] as const;
+/**
+ * A keyed route reads the database (the key, then its data), so it can find it down, stalled or locked
+ * (docs/decisions.md#database-faults); a write can also meet a full disk (docs/decisions.md#faults).
+ */
+const KEYED_ROUTE = [401, 503, ...EVERY_ROUTE] as const;
 
 /**
  * Every error status a route can answer: its declared ones and those every route of its access can.
@@ -18,11 +20,11 @@ const WRITE_ROUTE = [503, ...KEYED_ROUTE] as const;
  */
 export function documentedErrors(route: Route): number[] {
   const access = accessOf(route);
-  const common = access === "open" ? EVERY_ROUTE : access === "write" ? WRITE_ROUTE : KEYED_ROUTE;
+  const common = access === "open" ? EVERY_ROUTE : KEYED_ROUTE;
   return [...new Set([...route.errors, ...common])].sort((a, b) => a - b);
 }
 
-const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "On Storage full: seconds to wait before sending the write again; on a solver refusal, before asking again." };
+const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "On Storage full or Database unavailable: seconds to wait before sending the request again; on a solver refusal, before asking again." };
 
 const RATE_LIMIT_HEADERS = {
   ...Object.fromEntries(Object.entries(RATE_LIMIT_FIELDS).map(([name, { description, type }]) => [name, { description, schema: { type } }])),

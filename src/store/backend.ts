@@ -9,10 +9,12 @@
 import type { Database } from "bun:sqlite";
 import { costChanges, formulaCost } from "./costs.ts";
 import { eventsAfter } from "./events.ts";
+import { formulaFootprint } from "./footprints.ts";
 import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } from "./formulas.ts";
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
+import { listKeys } from "./keys.ts";
 import type { WriteQueue } from "./write-queue.ts";
 import { operations } from "./bind.ts";
 
@@ -27,12 +29,14 @@ const READS = {
   listFormulas,
   requireFormula,
   requireFormulaId,
+  formulaFootprint,
   listFormulaDetails,
   priceHistory,
   pricesAt,
   formulaCost,
   costChanges,
   eventsAfter,
+  listKeys,
 };
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
 const WRITES = { createIngredient, updatePrice };

@@ -8,6 +8,8 @@
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
 export const BACKEND_NEUTRAL: readonly string[] = [
   "test/fault-csv-injection.test.ts",
+  "test/console-routes.test.ts",
+  "test/console-serve.test.ts",
   "test/bad-input.test.ts",
   "test/cli-keys.test.ts",
   "test/etag.test.ts",
@@ -37,6 +39,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/reliability-outage.test.ts",
   "test/optimize-http.test.ts",
   "test/shown-differences.test.ts",
+  "test/candidates.test.ts",
   "test/history-webhook.test.ts",
   "test/webhook-crash.test.ts",
   "test/executable.test.ts",
@@ -45,9 +48,14 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/history.test.ts",
   "test/reliability-concurrency.test.ts",
   "test/demo.test.ts",
+  "test/carbon-http.test.ts",
+  "test/carbon-cli.test.ts",
+  "test/read-cache-bound.test.ts",
   "test/batch-sheets.test.ts",
+  "test/sweeps.test.ts",
   "test/solver-pool.test.ts",
   "test/solver-limits.test.ts",
+  "test/solver-flight.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -63,6 +71,8 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/outage.pg.ts",
   "test/postgres/import-race.pg.ts",
   "test/postgres/write-batch.pg.ts",
+  "test/postgres/db-faults.pg.ts",
+  "test/postgres/webhook-claims.pg.ts",
   "test/postgres/schema-in-step.pg.ts",
 ];
 
@@ -90,12 +100,14 @@ export const NO_DATA: Readonly<Record<string, string>> = {
   "test/demo-data.test.ts": "the demo's CSV files",
   "test/formula-math.test.ts": "rounding and formula arithmetic",
   "test/failures.test.ts": "the failure table: statuses, command lines and exit codes, the OpenAPI texts, the rate-limit fields",
+  "test/co2e-cap-proofs.test.ts": "optimize under a CO2e cap, proven against GLPK on seeded problems",
   "test/docs-links.test.ts": "the links of README.md, ARCHITECTURE.md and docs/*.md",
   "test/migrations.test.ts": "the migration files' names and placeholders (the schemas are compared by test/postgres/schema-in-step.pg.ts)",
   "test/frontier-proofs.test.ts": "the cost–CO2e frontier's points, proven against GLPK on seeded problems",
   "test/limiter.test.ts": "the in-memory rate limiter",
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
   "test/batch-sheet-proofs.test.ts": "batch sheets against an exhaustive search and GLPK, from the demo data",
+  "test/sweep-proofs.test.ts": "price sweeps against GLPK re-solves, from the demo data",
   "test/postgres-suite.test.ts": "this list",
   "test/structure.test.ts": "import loops and file sizes of src/",
   "test/webhook-docs.test.ts": "the integrator guide's signing example (docs/integrators.md)",

@@ -9,10 +9,12 @@ import type { SQL } from "bun";
 import type { Backend, Reads, Writes } from "../backend.ts";
 import { costChanges, formulaCost } from "./costs.ts";
 import { eventsAfter } from "./events.ts";
+import { formulaFootprint } from "./footprints.ts";
 import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } from "./formulas.ts";
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
+import { listKeys } from "./keys.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
 
@@ -29,12 +31,14 @@ const READS = {
   listFormulas,
   requireFormula,
   requireFormulaId,
+  formulaFootprint,
   listFormulaDetails,
   priceHistory,
   pricesAt,
   formulaCost,
   costChanges,
   eventsAfter,
+  listKeys,
 } satisfies Twins<Reads>;
 const WRITES = { createIngredient, updatePrice } satisfies Twins<Writes>;
 
