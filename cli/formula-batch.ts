@@ -4,8 +4,8 @@ import { batchScales } from "../src/optimize/batch-params.ts";
 import { csvLine } from "../src/domain/csv.ts";
 import { ValidationError } from "../src/domain/errors.ts";
 import { batchInput } from "../src/optimize/batch-input.ts";
-import { batchSheet, type BatchSheet } from "../src/optimize/batch-sheet.ts";
-import { solverRuntime } from "../src/optimize/runtime.ts";
+import type { BatchSheet } from "../src/optimize/batch-sheet.ts";
+import { solveInProcess } from "../src/optimize/tasks.ts";
 import type { FormulaConstraints } from "../src/domain/formula-math.ts";
 import { dataOption, oneOf, printDocument, printRows, withData, withExamples, workspaceOption } from "./common.ts";
 import { UsageError } from "./failure.ts";
@@ -55,7 +55,7 @@ export function registerFormulaBatch(group: Command, io: Io): void {
         return withData(opts, async ({ store, workspace }) => {
           const ws = (await workspace()).id;
           const formula = await store.requireFormula(ws, id);
-          const sheet = batchSheet(await solverRuntime(), await batchInput(formula, scales, (name) => store.findIngredient(ws, name)));
+          const sheet = await solveInProcess("batchSheet", await batchInput(formula, scales, (name) => store.findIngredient(ws, name)));
           const date = new Date().toISOString().slice(0, 10);
           const checksum = sheetChecksum(sheet.lines);
           if (opts.format === "json") return printDocument(io, { ...sheet, date, checksum });

@@ -51,7 +51,7 @@ const kgOf = (s: BatchSheet) => new Map(s.lines.map((l) => [l.name, frac(l.kg)])
 
 describe("GET /v1/formulas/:id/batch", () => {
   test("a read key gets whole steps of each scale that sum to the batch and keep every limit exactly, in order of addition", async () => {
-    const s = await sheet("broiler-starter", "size=2000&resolution=0.5&microResolution=0.001&microBelow=20");
+    const s = await sheet("broiler-starter", "size=2000&resolution=0.5&microResolution=0.01&microBelow=20");
     expect(Object.keys(s)).toEqual(["id", "name", "size", "status", "cost", "exactCost", "roundingCost", "lines", "nutrients", "conflicts"]);
     expect(s).toMatchObject({ id: "broiler-starter", size: 2000, status: "optimal", conflicts: [] });
     const c = await caseOf("broiler-starter", 2000);
@@ -60,7 +60,7 @@ describe("GET /v1/formulas/:id/batch", () => {
     expect(fcmp(total, frac(2000))).toBe(0);
     for (const l of s.lines) {
       expect(l.scale).toBe(l.exactKg < 20 ? "micro" : "macro");
-      expect(l.step).toBe(l.scale === "micro" ? 0.001 : 0.5);
+      expect(l.step).toBe(l.scale === "micro" ? 0.01 : 0.5);
       expect(Math.round(l.kg * 1000) % Math.round(l.step * 1000)).toBe(0);
       expect(l.deviationKg).toBeCloseTo(l.kg - l.exactKg, 3);
       expect(l.percent).toBeCloseTo((l.kg / 2000) * 100, 4);
@@ -102,11 +102,11 @@ describe("GET /v1/formulas/:id/batch", () => {
 });
 
 describe("feedbase formula batch", () => {
-  const args = ["formula", "batch", "broiler-starter", "--size", "2000", "--resolution", "0.5", "--micro-resolution", "0.001", "--micro-below", "20"];
+  const args = ["formula", "batch", "broiler-starter", "--size", "2000", "--resolution", "0.5", "--micro-resolution", "0.01", "--micro-below", "20"];
   const checksum = (s: BatchSheet) => createHash("sha256").update(s.lines.map((l) => `${l.name}:${l.kg}`).join("\n")).digest("hex").slice(0, 8);
 
   test("--format json is the API's sheet with the date and the checksum of its amounts; the table and CSV carry the same amounts", async () => {
-    const api = await sheet("broiler-starter", "size=2000&resolution=0.5&microResolution=0.001&microBelow=20");
+    const api = await sheet("broiler-starter", "size=2000&resolution=0.5&microResolution=0.01&microBelow=20");
     const json = await cli([...args, "--format", "json", "--data", t.dataPath]);
     expect(json.code).toBe(0);
     const doc = JSON.parse(json.stdout);

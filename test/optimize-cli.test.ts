@@ -4,6 +4,7 @@ import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { NO_OPTIONS, optimizeFormula } from "../src/optimize/result.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
+import { everyIngredient } from "../src/optimize/candidates.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import { cli, tempDir } from "./helpers/harness.ts";
 import { openTestStore, readStore } from "./helpers/store.ts";
@@ -41,7 +42,9 @@ describe("feedbase formula optimize", () => {
     const lines = r.stdout.split("\n");
     expect(lines[0]).toBe("broiler-starter: Broiler starter 0-10 d, batch of 2000 kg: optimal");
     expect(lines[1]).toBe(`Cost per batch ${json.current.cost.toFixed(2)} → ${json.optimized.cost.toFixed(2)}: saving +${json.saving.perBatch.toFixed(2)} (+${json.saving.perTon.toFixed(2)} per ton, +${json.saving.percent.toFixed(2)}%)`);
-    expect(lines[3]).toMatch(/^INGREDIENT\s+SAVED %\s+OPTIMIZED %\s+CHANGE\s+PRICE\/T$/);
+    const footprint = (v: number | null) => (v === null ? "unknown" : v.toFixed(1));
+    expect(lines[2]).toBe(`Footprint ${footprint(json.current.co2ePerTon)} → ${footprint(json.optimized.co2ePerTon)} kg CO2e per tonne of feed`);
+    expect(lines[4]).toMatch(/^INGREDIENT\s+SAVED %\s+OPTIMIZED %\s+CHANGE\s+PRICE\/T$/);
     expect(lines.find((l) => l.startsWith("Maize "))).toMatch(/^Maize\s+60\.347\s+\d+\.\d+\s+[+-]\d+\.\d{4}\s+240\.00$/);
     for (const heading of ["Binding limits (shadow price: change of the cost per ton for one unit more of the limit):", "Price ranging (the mix stays optimal while the price per ton stays in the range; - = no limit):", "Candidates left out (they would enter below this price; - = never):"]) {
       expect(lines).toContain(heading);
@@ -121,8 +124,21 @@ describe("feedbase report savings", () => {
     const table = await fb("report", "savings");
     const lines = table.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^Least-cost reformulation at today's prices: \d+ of \d+ formulas can be made cheaper$/);
-    expect(lines[1]).toMatch(/^ID\s+NAME\s+STATUS\s+COST\s+OPTIMIZED\s+SAVING\/BATCH\s+SAVING\/T\s+%$/);
+    expect(lines[1]).toMatch(/^ID\s+NAME\s+STATUS\s+COST\s+OPTIMIZED\s+SAVING\/BATCH\s+SAVING\/T\s+%\s+SAVED MIX$/);
     expect(lines.slice(2).map((l) => l.split(/\s{2,}/)[0])).toEqual(items.map((i: { id: string }) => i.id));
-    expect(lines.at(-1)).toMatch(/^impossible\s+Impossible\s+infeasible\s+\d+\.\d{2}\s+-\s+-\s+-\s+-$/);
+    expect(lines.at(-1)).toMatch(/^impossible\s+Impossible\s+infeasible\s+\d+\.\d{2}\s+-\s+-\s+-\s+-\s+misses CP 8\.5 < min 70$/);
+  });
+
+  test("--candidates all: the worklist and an optimization over every ingredient of the workspace, as the API's candidates=all", async () => {
+    const items = JSON.parse((await fb("report", "savings", "--candidates", "all", "--json")).stdout);
+    const [formulas, details] = await readStore(data, async (s) => [await s.listFormulaDetails(1), await s.listIngredientDetails(1)] as const);
+    const ingredients = new Map(details.map((i) => [i.name, i]));
+    const expected = await savingsWorklist(solveInProcess, formulas, (n) => ingredients.get(n) ?? null, 1, everyIngredient(NO_OPTIONS, details));
+    expect(items).toEqual(JSON.parse(JSON.stringify(expected)));
+    const one = JSON.parse((await fb("formula", "optimize", "swine-grower", "--candidates", "all", "--json")).stdout);
+    expect(one.saving.perTon).toBe(items.find((i: { id: string }) => i.id === "swine-grower").saving.perTon);
+    const bad = await fb("formula", "optimize", "swine-grower", "--candidates", "most");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--candidates must be formula or all");
   });
 });

@@ -7,7 +7,7 @@ import type { Highs } from "highs";
 import type { OptimizeResult } from "../schemas/optimize.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
 import { checkSolveSize } from "./limits.ts";
-import { candidateNames } from "./model.ts";
+import { candidateNamesOf } from "./candidates.ts";
 import { optimizeFormula, type FormulaToOptimize, type OptimizeOptions } from "./result.ts";
 
 export interface OptimizeInput {
@@ -18,10 +18,12 @@ export interface OptimizeInput {
   /** What-if prices per ton, [name, price]. */
   prices: [string, number][];
   includeOutOfStock: boolean;
+  /** A cap on the footprint, kg CO2e per tonne; null: none. */
+  maxCo2e: number | null;
 }
 
 /** Refuses a formula and candidates over the solver's size limits (400 naming the limit). */
-function checkSize(formula: FormulaToOptimize, candidates: number): void {
+export function checkSize(formula: FormulaToOptimize, candidates: number): void {
   const { nutrients, ingredients, ratios } = formula.constraints;
   const bounded = (b: { min: number | null; max: number | null }) => b.min !== null || b.max !== null;
   checkSolveSize({ candidates, limits: nutrients.filter(bounded).length + ingredients.filter(bounded).length, ratios: (ratios ?? []).length });
@@ -34,14 +36,10 @@ function checkSize(formula: FormulaToOptimize, candidates: number): void {
  * @example optimizeInput(formula, (n) => byName.get(n) ?? null, NO_OPTIONS).ingredients.length // the candidates found
  */
 export function optimizeInput(formula: FormulaToOptimize, lookup: (name: string) => IngredientDetail | null, options: OptimizeOptions): OptimizeInput {
-  const names = candidateNames(
-    formula.ingredients.map((r) => r.name),
-    formula.constraints.ingredients.map((c) => c.name),
-    options.include,
-  );
-  const ingredients = names.flatMap((name) => lookup(name) ?? []);
+  const ingredients = candidateNamesOf(formula, options).flatMap((name) => lookup(name) ?? []);
   checkSize(formula, ingredients.length);
-  return { formula, ingredients, include: [...options.include], prices: [...options.prices], includeOutOfStock: options.includeOutOfStock };
+  // `others` (candidates=all) is already in `ingredients`: the worker needs no second copy of the names.
+  return { formula, ingredients, include: [...options.include, ...(options.others ?? [])], prices: [...options.prices], includeOutOfStock: options.includeOutOfStock, maxCo2e: options.maxCo2e ?? null };
 }
 
 /**
@@ -51,6 +49,6 @@ export function optimizeInput(formula: FormulaToOptimize, lookup: (name: string)
 export function optimizeTask(highs: Highs, input: OptimizeInput): OptimizeResult {
   checkSize(input.formula, input.ingredients.length);
   const byName = new Map(input.ingredients.map((i) => [i.name, i]));
-  const options: OptimizeOptions = { include: input.include, prices: new Map(input.prices), includeOutOfStock: input.includeOutOfStock };
+  const options: OptimizeOptions = { include: input.include, prices: new Map(input.prices), includeOutOfStock: input.includeOutOfStock, maxCo2e: input.maxCo2e };
   return optimizeFormula(highs, input.formula, (name) => byName.get(name) ?? null, options);
 }

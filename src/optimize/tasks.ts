@@ -4,12 +4,18 @@
  * structured clone). Adding one is one line here: `kind: function`.
  */
 import type { Highs } from "highs";
+import { frontierTask } from "./frontier-task.ts";
+import { batchSheetTask } from "./batch-task.ts";
 import { optimizeTask } from "./optimize-task.ts";
+import { sweepTask } from "./sweep-task.ts";
 import { solverRuntime } from "./runtime.ts";
 import { causeOf, SolverFailure, solverProblem } from "./solver-errors.ts";
 
 export const TASKS = {
   optimize: optimizeTask,
+  frontier: frontierTask,
+  sweep: sweepTask,
+  batchSheet: batchSheetTask,
 } satisfies Record<string, (highs: Highs, input: never) => unknown>;
 
 export type TaskKind = keyof typeof TASKS;

@@ -3,8 +3,6 @@
  * generation like every read.
  */
 import { batchScales } from "../../optimize/batch-params.ts";
-import { batchSheet } from "../../optimize/batch-sheet.ts";
-import { solverRuntime } from "../../optimize/runtime.ts";
 import * as B from "../../schemas/batch.ts";
 import { openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
@@ -24,14 +22,14 @@ export const batchRoutes = [
     query: B.batchQuery,
     lookup: (ctx, params) => ctx.read.requireFormulaId(ctx.key.workspaceId, params.id),
     response: { status: 200, description: "The batch sheet", schema: B.batchRead },
-    errors: [400, 404],
+    errors: [400, 404, 422, 503],
     handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const scales = batchScales(query);
       return ctx.cached(cacheKey("batch", ws, params.id, scales.size, scales.resolution, scales.micro?.resolution ?? null, scales.micro?.below ?? null), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const input = await batchInput(formula, scales, (name) => ctx.read.findIngredient(ws, name));
-        return openBody(batchSheet(await solverRuntime(), input));
+        return openBody(await ctx.solver.run("batchSheet", input));
       });
     },
   }),
