@@ -13,6 +13,7 @@ import { rateLimitHeaders } from "./rate-limit.ts";
 import { PipelineWatch } from "./pipelining.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { consoleAnswer } from "./console.ts";
 import type { Solver } from "../optimize/pool.ts";
 
 export interface FetchDeps {
@@ -32,6 +33,8 @@ export interface FetchDeps {
   readiness: () => Promise<string[]>;
   /** With `serve --metrics`: every answer is counted, and `GET /metrics` shows it. */
   metrics?: { recorder: ServiceMetrics; endpoint: MetricsEndpoint };
+  /** Serve the web console at / and /console/ (src/http/console.ts); off: those paths are 404 like any unknown one. */
+  console?: boolean;
   /** The read caches (made here when not given; the service gives its own, to show their size in metrics). */
   caches?: AppCaches;
   /** Where solves run (src/optimize/pool.ts). */
@@ -92,7 +95,14 @@ export function createFetch(options: FetchDeps): AppFetch {
   function handle(req: Request, path: string, query: string, caller: Caller): Reply | Promise<Reply> {
     const now = clock();
     const generation = version.current();
-    if (path !== "/v1" && !path.startsWith("/v1/")) return route(req, path, query, caller, null, now, generation, null);
+    if (path !== "/v1" && !path.startsWith("/v1/")) {
+      const page = options.console ? consoleAnswer(req, path) : null;
+      if (page !== null) {
+        caller.route = page.route;
+        return page.reply;
+      }
+      return route(req, path, query, caller, null, now, generation, null);
+    }
     const key = authenticate(options.findKey, req.headers.get("x-api-key"), keys, generation);
     if (key instanceof Promise) return key.then((found) => keyed(req, path, query, caller, found, now, generation));
     return keyed(req, path, query, caller, key, now, generation);

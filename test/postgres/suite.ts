@@ -8,6 +8,8 @@
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
 export const BACKEND_NEUTRAL: readonly string[] = [
   "test/fault-csv-injection.test.ts",
+  "test/console-routes.test.ts",
+  "test/console-serve.test.ts",
   "test/bad-input.test.ts",
   "test/cli-keys.test.ts",
   "test/etag.test.ts",
