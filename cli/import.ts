@@ -57,19 +57,23 @@ export function warnUnmetLimits(io: Io, saved: readonly FormulaDetail[]): void {
   }
 }
 
-/** `feedbase import ingredients|formulas`: validate the whole file, then write it in one short transaction. */
+/** `--no-events` on every import: for a first load, which no receiver needs to hear about row by row. */
+const NO_EVENTS = ["--no-events", "fire no webhook events (a first load); the price history is recorded as always"] as const;
+
+/** `feedbase import ingredients|prices|formulas`: validate the whole file, then write it in one short transaction. */
 export function registerImport(program: Command, io: Io): void {
-  const group = program.command("import").description("import ingredients (CSV or JSON) or formulas (JSON): all or nothing, no webhook events");
+  const group = program.command("import").description("import ingredients (CSV or JSON), prices (CSV) or formulas (JSON): all or nothing, firing the events the API would");
 
   withExamples(
     group
       .command("ingredients <file>")
       .description("import ingredients from CSV (header name,category,price,inStock,<nutrient key>...) or JSON (the export's format)")
       .addOption(workspaceOption("workspace to import into"))
-      .option("--update", "replace category, price, inStock and all nutrients of names that already exist (no price.updated events)")
+      .option("--update", "change names that already exist where the file names a field: absent columns keep theirs, an empty nutrient cell removes that nutrient")
+      .option(...NO_EVENTS)
       .addOption(dataOption())
       .action(
-        (file: string, opts: { workspace: string; update?: boolean; data: string }) => {
+        (file: string, opts: { workspace: string; update?: boolean; events: boolean; data: string }) => {
           const text = readText(file);
           return withData(opts, async ({ store, workspace }) => {
             const ws = await workspace();
@@ -77,6 +81,7 @@ export function registerImport(program: Command, io: Io): void {
               store.importIngredients(ws.id, text, formatOf(file, text), {
                 update: opts.update === true,
                 now: isoTime(Date.now()),
+                events: opts.events,
                 onProgress: (checked, total) => io.err(`progress: checked ${checked.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows\n`),
               }),
             );
@@ -88,7 +93,32 @@ export function registerImport(program: Command, io: Io): void {
     [
       "feedbase import ingredients prices.csv",
       "feedbase import ingredients ingredients.json --workspace north-mill --update",
+      "feedbase import ingredients prices.csv --update   # header name,price: prices only, nutrients kept",
+      "feedbase import ingredients first-load.csv --no-events",
       "printf 'name,category,price,inStock,CP\\nMaize,Cereals,228,yes,8.5\\n' > maize.csv && feedbase import ingredients maize.csv",
+    ],
+  );
+
+  withExamples(
+    group
+      .command("prices <file>")
+      .description("the weekly purchasing file: CSV with columns name,price and optionally inStock, at (a past date-time or date for the history entry, default now)")
+      .addOption(workspaceOption("workspace to import into"))
+      .option(...NO_EVENTS)
+      .addOption(dataOption())
+      .action((file: string, opts: { workspace: string; events: boolean; data: string }) => {
+        const text = readText(file);
+        const now = isoTime(Date.now());
+        return withData(opts, async ({ store, workspace }) => {
+          const ws = await workspace();
+          const { readPriceFile } = await import("../src/domain/price-file.ts");
+          const result = await allOrNothing(file, async () => store.importPrices(ws.id, readPriceFile(text, now), { now, events: opts.events }));
+          io.out(`${result.changed} changed, ${result.unchanged} unchanged (workspace ${ws.slug})\n`);
+        });
+      }),
+    [
+      "feedbase import prices week-48.csv",
+      "printf 'name,price,inStock,at\\nMaize,231,yes,2026-11-23\\n' > week.csv && feedbase import prices week.csv --workspace north-mill",
     ],
   );
 

@@ -86,8 +86,8 @@ describe("GET /v1/prices/:name", () => {
 
   test("unknown name 404 before a bad parameter's 400; the 400 names the field; GET, HEAD and PUT are allowed", async () => {
     expect(await get("/v1/prices/Nope?to=soon")).toEqual({ status: 404, body: { status: "error", message: "Ingredient not found: Nope" } });
-    expect(await get("/v1/prices/Maize?to=soon")).toEqual({ status: 400, body: { status: "error", message: "to must be an ISO 8601 date-time" } });
-    expect((await get("/v1/prices/Maize?from=2026-02-30T00:00:00Z")).body.message).toBe("from must be an ISO 8601 date-time");
+    expect(await get("/v1/prices/Maize?to=soon")).toEqual({ status: 400, body: { status: "error", message: "to must be an ISO 8601 date-time or a date (YYYY-MM-DD)" } });
+    expect((await get("/v1/prices/Maize?from=2026-02-30T00:00:00Z")).body.message).toBe("from must be an ISO 8601 date-time or a date (YYYY-MM-DD)");
     const options = await t.request("OPTIONS", "/v1/prices/Maize", { key });
     expect(options.status).toBe(405);
     expect(options.headers.get("allow")).toBe("GET, HEAD, PUT");
@@ -115,7 +115,7 @@ describe("GET /v1/prices?at=", () => {
     const later = await list(`at=${iso(Date.now() + DAY)}`);
     expect(later).toEqual(now);
     expect(Object.keys(later)).toEqual(["status", "data", "count"]);
-    expect(await get("/v1/prices?at=yesterday")).toEqual({ status: 400, body: { status: "error", message: "at must be an ISO 8601 date-time" } });
+    expect(await get("/v1/prices?at=yesterday")).toEqual({ status: 400, body: { status: "error", message: "at must be an ISO 8601 date-time or a date (YYYY-MM-DD)" } });
   });
 });
 
@@ -164,7 +164,7 @@ describe("GET /v1/formulas/:id/cost", () => {
 
   test("unknown id 404 before a bad at's 400", async () => {
     expect(await get("/v1/formulas/nope/cost?at=x")).toEqual({ status: 404, body: { status: "error", message: "Formula not found: nope" } });
-    expect(await get("/v1/formulas/starter/cost?at=x")).toEqual({ status: 400, body: { status: "error", message: "at must be an ISO 8601 date-time" } });
+    expect(await get("/v1/formulas/starter/cost?at=x")).toEqual({ status: 400, body: { status: "error", message: "at must be an ISO 8601 date-time or a date (YYYY-MM-DD)" } });
   });
 });
 
@@ -210,7 +210,7 @@ describe("GET /v1/reports/cost-changes", () => {
     // Before every entry the earliest prices apply: here, the prices the formulas were saved at.
     const beforeAll = (await get(`/v1/reports/cost-changes?since=${iso(T0 - DAY)}`)).body;
     expect(beforeAll.data).toEqual((await get("/v1/reports/cost-changes")).body.data);
-    expect(await get("/v1/reports/cost-changes?since=last%20week")).toEqual({ status: 400, body: { status: "error", message: "since must be an ISO 8601 date-time" } });
+    expect(await get("/v1/reports/cost-changes?since=last%20week")).toEqual({ status: 400, body: { status: "error", message: "since must be an ISO 8601 date-time or a date (YYYY-MM-DD)" } });
   });
 });
 

@@ -8,6 +8,8 @@ import type { FileFormat } from "../domain/ingredient-file.ts";
 import type { FormulaDetail } from "../schemas/formulas.ts";
 import { checkIngredientImport, writeFormulaImport, writeIngredientImport, type IngredientImportOptions } from "../store/imports.ts";
 import { transaction } from "../store/transaction.ts";
+import type { PriceRow } from "../domain/price-file.ts";
+import { writePriceImport, type PriceImportOptions, type PriceImportResult } from "../store/price-import.ts";
 
 /**
  * Import an ingredient file (CSV or JSON); throws a ValidationError naming the first bad row, and then
@@ -25,4 +27,12 @@ export function importIngredients(db: Database, workspaceId: number, text: strin
  */
 export function importFormulas(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: { replace: boolean; now: string }): FormulaDetail[] {
   return transaction(db, () => writeFormulaImport(db, workspaceId, formulas, options));
+}
+
+/**
+ * Import checked price rows (`readPriceFile`); all or nothing.
+ * @example importPrices(db, 1, readPriceFile(text, now), { now, events: true }) // { changed: 12, unchanged: 40 }
+ */
+export function importPrices(db: Database, workspaceId: number, rows: readonly PriceRow[], options: PriceImportOptions): PriceImportResult {
+  return transaction(db, () => writePriceImport(db, workspaceId, rows, options));
 }

@@ -20,7 +20,7 @@ import { priceHistory } from "../store/price-history.ts";
 import { transaction } from "../store/transaction.ts";
 import { createWebhook, listWebhooks, pendingCount, removeWebhook, requireWebhookTarget, setWebhookEnabled, setWebhookSecret } from "../store/webhooks.ts";
 import { createWorkspace, listWorkspaces, requireWorkspace } from "../store/workspaces.ts";
-import type { importFormulas, importIngredients } from "./imports.ts";
+import type { importFormulas, importIngredients, importPrices } from "./imports.ts";
 
 /** Reads: no transaction. Add a read here (and its PostgreSQL twin: the compiler asks for it). */
 const READS = {
@@ -64,10 +64,11 @@ const WRITES = {
  * Whole operations that check outside and write in one transaction they open themselves; loaded when
  * called (the file parsers and the demo's files cost a command that does not import a third of its start).
  */
-type Whole = { importIngredients: typeof importIngredients; importFormulas: typeof importFormulas; seedDemo: typeof seedDemo };
+type Whole = { importIngredients: typeof importIngredients; importFormulas: typeof importFormulas; importPrices: typeof importPrices; seedDemo: typeof seedDemo };
 const WHOLE: { [K in keyof Whole]: () => Promise<Whole[K]> } = {
   importIngredients: async () => (await import("./imports.ts")).importIngredients,
   importFormulas: async () => (await import("./imports.ts")).importFormulas,
+  importPrices: async () => (await import("./imports.ts")).importPrices,
   seedDemo: async () => (await import("../demo/seed.ts")).seedDemo,
 };
 

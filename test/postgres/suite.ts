@@ -44,6 +44,8 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/history.test.ts",
   "test/reliability-concurrency.test.ts",
   "test/demo.test.ts",
+  "test/import-update.test.ts",
+  "test/import-events.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
