@@ -24,16 +24,17 @@ export function registerFormula(program: Command, io: Io): void {
             const percent = cost.changePercent === null ? "" : `, ${signed(cost.changePercent)}%`;
             io.out(
               `${cost.id}: ${cost.name}, batch of ${cost.batchSize} kg, at the prices of ${cost.at}\n` +
-                `Saved cost ${cost.totalCost.toFixed(2)} → cost ${cost.cost.toFixed(2)} (${signed(cost.change)}${percent})\n`,
+                `Saved cost ${cost.totalCost.toFixed(2)} → cost ${cost.cost.toFixed(2)} per batch (${signed(cost.change)}${percent}); ` +
+                `per tonne ${(cost.costPerTon - cost.changePerTon).toFixed(2)} → ${cost.costPerTon.toFixed(2)} (${signed(cost.changePerTon)})\n`,
             );
             printRows(io,
               cost.ingredients,
               [
                 ["INGREDIENT", (r) => r.name],
-                ["PERCENT", (r) => String(r.percent)],
-                ["AMOUNT", (r) => String(r.amount)],
-                ["SAVED PRICE", (r) => String(r.savedPrice)],
-                ["PRICE", (r) => String(r.price)],
+                ["%", (r) => String(r.percent)],
+                ["AMOUNT KG", (r) => String(r.amount)],
+                ["SAVED PRICE/T", (r) => String(r.savedPrice)],
+                ["PRICE/T", (r) => String(r.price)],
                 ["COST", (r) => r.cost.toFixed(2)],
                 ["CHANGE", (r) => signed(r.change)],
               ],

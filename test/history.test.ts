@@ -132,6 +132,8 @@ describe("GET /v1/formulas/:id/cost", () => {
       cost: 286,
       change: 6,
       changePercent: 2.14,
+      costPerTon: 286,
+      changePerTon: 6,
       ingredients: [
         { name: "Maize", percent: 60, amount: 600, savedPrice: 200, price: 210, cost: 126, change: 6 },
         { name: "Soy", percent: 40, amount: 400, savedPrice: 400, price: 400, cost: 160, change: 0 },
@@ -190,6 +192,8 @@ describe("GET /v1/reports/cost-changes", () => {
       costNow: 278,
       change: -2,
       changePercent: -0.71,
+      costPerTon: 278,
+      changePerTon: -2,
       drivers: [
         { name: "Soy", priceThen: 400, priceNow: 380, change: -8 },
         { name: "Maize", priceThen: 200, priceNow: 210, change: 6 },
@@ -235,11 +239,11 @@ describe("CLI over the same data", () => {
     expect(history.stdout).toStartWith("Maize (Feed): 210 per ton, out of stock\n▁██  200 → 210 (low 200, high 210;");
     expect(history.stdout).toContain(`${iso(T2)}  210    no        api\n`);
     const cost = await cli(["formula", "cost", "starter", "--at", iso(T1), "--data", t.dataPath]);
-    expect(cost.stdout).toContain("Saved cost 280.00 → cost 286.00 (+6.00, +2.14%)\n");
+    expect(cost.stdout).toContain("Saved cost 280.00 → cost 286.00 per batch (+6.00, +2.14%); per tonne 280.00 → 286.00 (+6.00)\n");
     expect(cost.stdout).toMatch(/^Maize +60 +600 +200 +210 +126\.00 +\+6\.00$/m);
     const report = await cli(["report", "cost-changes", "--data", t.dataPath]);
-    expect(report.stdout).toMatch(/^starter +Starter +280\.00 +278\.00 +-2\.00 +-0\.71 +Soy -8\.00, Maize \+6\.00$/m);
-    expect(report.stdout).toMatch(/^free +Free +0\.00 +10\.00 +\+10\.00 +- +Free \+10\.00$/m);
+    expect(report.stdout).toMatch(/^starter +Starter +1000 +280\.00 +278\.00 +-2\.00 +-0\.71 +278\.00 +-2\.00 +Soy -8\.00, Maize \+6\.00$/m);
+    expect(report.stdout).toMatch(/^free +Free +\d+ +0\.00 +10\.00 +\+10\.00 +- +[\d.]+ +\+[\d.]+ +Free \+10\.00$/m);
   });
 
   test("bad instants are usage errors (exit 2); unknown names and ids exit 1; --workspace is honoured", async () => {

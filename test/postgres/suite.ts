@@ -46,6 +46,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/demo.test.ts",
   "test/import-update.test.ts",
   "test/import-events.test.ts",
+  "test/per-ton-dates.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
