@@ -62,7 +62,7 @@ const NO_EVENTS = ["--no-events", "fire no webhook events (a first load); the pr
 
 /** `feedbase import ingredients|prices|formulas`: validate the whole file, then write it in one short transaction. */
 export function registerImport(program: Command, io: Io): void {
-  const group = program.command("import").description("import ingredients (CSV or JSON), prices (CSV) or formulas (JSON): all or nothing, firing the events the API would");
+  const group = program.command("import").description("import ingredients (CSV or JSON), prices (CSV), formulas (JSON) or nutrient definitions: all or nothing, firing the events the API would");
 
   withExamples(
     group
@@ -120,6 +120,25 @@ export function registerImport(program: Command, io: Io): void {
       "feedbase import prices week-48.csv",
       "printf 'name,price,inStock,at\\nMaize,231,yes,2026-11-23\\n' > week.csv && feedbase import prices week.csv --workspace north-mill",
     ],
+  );
+
+  withExamples(
+    group
+      .command("nutrients <file>")
+      .description("nutrient definitions from CSV (header key,name,unit,basis) or JSON (the export's format): each key defined or replaced")
+      .addOption(workspaceOption("workspace to import into"))
+      .option("--no-events", "accepted like every import's; definitions fire no events")
+      .addOption(dataOption())
+      .action((file: string, opts: { workspace: string; data: string }) => {
+        const text = readText(file);
+        return withData(opts, async ({ store, workspace }) => {
+          const ws = await workspace();
+          const { readNutrientFile } = await import("../src/domain/nutrient-file.ts");
+          const result = await allOrNothing(file, async () => store.importNutrients(ws.id, readNutrientFile(text, formatOf(file, text))));
+          io.out(`Imported ${result.added + result.replaced} nutrient definitions into workspace ${ws.slug} (${result.added} new, ${result.replaced} replaced)\n`);
+        });
+      }),
+    ["feedbase import nutrients nutrients.csv", "feedbase export nutrients --workspace north-mill > n.json && feedbase import nutrients n.json --workspace south-mill"],
   );
 
   withExamples(

@@ -9,6 +9,8 @@ import type { FormulaDetail } from "../schemas/formulas.ts";
 import { checkIngredientImport, writeFormulaImport, writeIngredientImport, type IngredientImportOptions } from "../store/imports.ts";
 import { transaction } from "../store/transaction.ts";
 import type { PriceRow } from "../domain/price-file.ts";
+import type { NutrientDefinition } from "../domain/nutrients.ts";
+import { writeNutrientImport } from "../store/nutrients.ts";
 import { writePriceImport, type PriceImportOptions, type PriceImportResult } from "../store/price-import.ts";
 
 /**
@@ -35,4 +37,12 @@ export function importFormulas(db: Database, workspaceId: number, formulas: read
  */
 export function importPrices(db: Database, workspaceId: number, rows: readonly PriceRow[], options: PriceImportOptions): PriceImportResult {
   return transaction(db, () => writePriceImport(db, workspaceId, rows, options));
+}
+
+/**
+ * Define or replace every key of a checked nutrient file (`readNutrientFile`); all or nothing.
+ * @example importNutrients(db, 1, readNutrientFile(text, "csv")) // { added: 2, replaced: 23 }
+ */
+export function importNutrients(db: Database, workspaceId: number, rows: readonly NutrientDefinition[]): { added: number; replaced: number } {
+  return transaction(db, () => writeNutrientImport(db, workspaceId, rows));
 }

@@ -13,6 +13,7 @@ import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } fr
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
+import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
 import type { WriteQueue } from "./write-queue.ts";
 import { operations } from "./bind.ts";
 
@@ -33,9 +34,11 @@ const READS = {
   formulaCost,
   costChanges,
   eventsAfter,
+  listNutrients,
+  requireNutrient,
 };
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
-const WRITES = { createIngredient, updatePrice };
+const WRITES = { createIngredient, updatePrice, putNutrient };
 
 type Awaitable<T> = T | Promise<T>;
 type Rest<F> = F extends (db: Database, ...args: infer A) => unknown ? A : never;

@@ -11,5 +11,6 @@ import m5 from "./migrations/005-price-history.sql" with { type: "text" };
 import m6 from "./migrations/006-delivery-attempts.sql" with { type: "text" };
 import m7 from "./migrations/007-price-history-without-foreign-key.sql" with { type: "text" };
 import m8 from "./migrations/008-price-log.sql" with { type: "text" };
+import m9 from "./migrations/009-nutrients.sql" with { type: "text" };
 
-export const MIGRATIONS: readonly string[] = [m1, m2, m3, m4, m5, m6, m7, m8];
+export const MIGRATIONS: readonly string[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9];

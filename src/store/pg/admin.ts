@@ -16,6 +16,7 @@ import * as imports from "./imports.ts";
 import * as ingredients from "./ingredients.ts";
 import * as keys from "./keys.ts";
 import { importPrices } from "./price-import.ts";
+import * as nutrients from "./nutrients.ts";
 import * as priceHistory from "./price-history.ts";
 import { writeTransaction } from "./transaction.ts";
 import * as webhooks from "./webhooks.ts";
@@ -55,6 +56,9 @@ const OPS: PgAdminOps = {
   importIngredients: imports.importIngredients,
   importFormulas: imports.importFormulas,
   importPrices,
+  importNutrients: (sql, workspaceId, rows) => writeTransaction(sql, (tx) => nutrients.writeNutrientImport(tx, workspaceId, rows)),
+  listNutrients: nutrients.listNutrients,
+  putNutrient: nutrients.putNutrient,
   seedDemo,
 };
 

@@ -13,6 +13,7 @@ import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } fr
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
+import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
 
@@ -35,8 +36,10 @@ const READS = {
   formulaCost,
   costChanges,
   eventsAfter,
+  listNutrients,
+  requireNutrient,
 } satisfies Twins<Reads>;
-const WRITES = { createIngredient, updatePrice } satisfies Twins<Writes>;
+const WRITES = { createIngredient, updatePrice, putNutrient } satisfies Twins<Writes>;
 
 /**
  * Reads on the pool; writes through the group commit, which runs its effects (the data generation
