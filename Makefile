@@ -99,6 +99,7 @@ bench: $(DEPS) $(EXE)
 	test/postgres/cluster.sh $(BUN) bench/run.ts
 	test/postgres/cluster.sh $(BUN) bench/instances.ts $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
+	$(BUN) bench/frontier.ts
 	$(BUN) bench/compare-builds.ts
 
 # Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.
@@ -109,6 +110,7 @@ bench-compare: $(DEPS) $(EXE)
 
 bench-optimize: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
+	$(BUN) bench/frontier.ts
 
 bench-metrics: $(DEPS) $(EXE)
 	FEEDBASE_BENCH_METRICS_ONLY=1 $(BUN) bench/run.ts

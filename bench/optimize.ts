@@ -62,7 +62,7 @@ function timed(n: number, work: () => unknown): number[] {
  * A feasible formula of 60 candidates and 30 nutrient limits (min on each, max on every other one),
  * set around a random mix of the candidates so a solution exists.
  */
-function largeFormula(): { formula: FormulaToOptimize; lookup: (name: string) => IngredientDetail | null } {
+export function largeFormula(): { formula: FormulaToOptimize; lookup: (name: string) => IngredientDetail | null } {
   const next = seeded(SEED + 60);
   const keys = Array.from({ length: LARGE.limits }, (_, k) => `N${k}`);
   const details = Array.from({ length: LARGE.candidates }, (_, j): IngredientDetail => ({

@@ -102,14 +102,16 @@ function printReport(io: Io, r: OptimizeResult): void {
   const out = (text: string) => io.out(text);
   out(`${r.id}: ${r.name}, batch of ${r.batchSize} kg: ${r.status}\n`);
   if (r.optimized === null) {
-    out(`No mix of the candidates meets every limit. Cost of the saved mix now: ${r.current.cost.toFixed(2)}\nTo relax (the value the closest mix reaches):\n`);
+    const alone = r.conflicts.some((c) => c.alone);
+    out(`No mix of the candidates meets every limit. Cost of the saved mix now: ${r.current.cost.toFixed(2)}\n`);
+    out(alone ? "Each of these limits, moved alone to the value shown (every other limit kept), makes the formula feasible; the smallest move first:\n" : "No single limit suffices: relax these together (the value the closest mix reaches):\n");
     printRows(io,
       r.conflicts,
       [
         ["LIMIT", (c) => (c.kind === "ratio" ? `${c.numerator}:${c.denominator}` : c.kind === "nutrient" ? c.key! : `${c.name} (inclusion %)`)],
         ["BOUND", (c) => c.bound],
         ["LIMIT VALUE", (c) => String(c.limit)],
-        ["BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
+        [alone ? "MOVE TO" : "BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
       ],
       false,
     );

@@ -6,11 +6,12 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { openDatabase } from "../src/store/db.ts";
-import { MIGRATIONS } from "../src/store/migrations.ts";
+import { MIGRATION_STEPS, SCHEMA_VERSION } from "../src/store/migrations.ts";
 import { priceHistory } from "../src/store/price-history.ts";
 import { cli, spawnServe, tempDir } from "./helpers/harness.ts";
 
-const KNOWN = MIGRATIONS.length;
+const KNOWN = SCHEMA_VERSION;
+const MIGRATIONS = MIGRATION_STEPS.map((step) => step.sqlite);
 const schemaOf = (path: string) => {
   const db = new Database(path, { readonly: true });
   const { user_version } = db.query("PRAGMA user_version").get() as { user_version: number };

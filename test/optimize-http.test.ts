@@ -149,8 +149,8 @@ describe("GET /v1/formulas/:id/optimize", () => {
     const r = await optimize("impossible");
     expect(r).toMatchObject({ status: "infeasible", optimized: null, saving: null, ranging: [], excluded: [], shadowPrices: { nutrients: [], ingredients: [], ratios: [] } });
     expect(r.conflicts).toEqual([
-      { kind: "nutrient", key: "CP", bound: "min", limit: 50, bestAchievable: 48.5 },
-      { kind: "ratio", numerator: "Ca", denominator: "avP", bound: "max", limit: 0.01, bestAchievable: expect.any(Number) },
+      { kind: "nutrient", key: "CP", bound: "min", limit: 50, bestAchievable: 48.5, alone: false },
+      { kind: "ratio", numerator: "Ca", denominator: "avP", bound: "max", limit: 0.01, bestAchievable: expect.any(Number), alone: false },
     ]);
     // No mix, so no candidate is "at 0 %" of one.
     expect(r.excluded).toEqual([]);

@@ -12,17 +12,19 @@ import { candidatesOf, NO_OPTIONS } from "../src/optimize/result.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { sensitivityOf } from "../src/optimize/sensitivity.ts";
 import { lpOf, solveLeastCost } from "../src/optimize/solve.ts";
+import { round, type FormulaConstraints } from "../src/domain/formula-math.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
-import { glpkOptimum, randomFormula, type RandomFormula } from "./helpers/lp-problems.ts";
+import { exactBreaks, glpkOptimum, randomFormula, type RandomFormula } from "./helpers/lp-problems.ts";
+import { roundedMix } from "../src/optimize/rounding.ts";
 import { tempDir } from "./helpers/harness.ts";
 
 const RANDOM_PROBLEMS = 220;
 const FEASIBLE = 1e-6;
 
 let highs: Highs;
-const named: { label: string; problem: LeastCostProblem; saved: number[] }[] = [];
+const named: { label: string; problem: LeastCostProblem; saved: number[]; constraints: FormulaConstraints }[] = [];
 
 beforeAll(async () => {
   highs = await solverRuntime();
@@ -32,13 +34,13 @@ beforeAll(async () => {
   for (const f of listFormulaDetails(db, 1)) {
     const candidates = candidatesOf(f, (name) => findIngredient(db, 1, name), NO_OPTIONS);
     const saved = candidates.map((c) => f.ingredients.filter((r) => r.name === c.name).reduce((s, r) => s + r.percent, 0));
-    named.push({ label: `demo ${f.id}`, problem: buildProblem(candidates, f.constraints), saved });
+    named.push({ label: `demo ${f.id}`, problem: buildProblem(candidates, f.constraints), saved, constraints: f.constraints });
   }
   db.close();
   tmp.cleanup();
   for (let seed = 1; seed <= RANDOM_PROBLEMS; seed++) {
     const f: RandomFormula = randomFormula(seed);
-    named.push({ label: `random seed ${seed}`, problem: buildProblem(f.candidates, f.constraints), saved: f.saved });
+    named.push({ label: `random seed ${seed}`, problem: buildProblem(f.candidates, f.constraints), saved: f.saved, constraints: f.constraints });
   }
 });
 
@@ -297,7 +299,7 @@ describe("infeasible formulas name what to relax", () => {
     expect(outcome.status).toBe("infeasible");
     if (outcome.status !== "infeasible") return;
     expect(outcome.conflicts.map((c) => ({ ...c, bestAchievable: Math.abs(c.bestAchievable!) }))).toEqual([
-      { limit: { kind: "ingredient", name: "Fish meal", min: 2, max: null }, bound: "min", value: 2, bestAchievable: 0 },
+      { limit: { kind: "ingredient", name: "Fish meal", min: 2, max: null }, bound: "min", value: 2, bestAchievable: 0, alone: true },
     ]);
   });
 
@@ -314,7 +316,9 @@ describe("infeasible formulas name what to relax", () => {
     expect(outcome.conflicts).toHaveLength(1);
     expect(outcome.conflicts[0]!.limit).toEqual({ kind: "ratio", numerator: "Ca", denominator: "avP", limit: 1 });
     expect(outcome.conflicts[0]!.bound).toBe("max");
-    expect(outcome.conflicts[0]!.bestAchievable).toBeCloseTo(22 / 18.5, 6);
+    // 22 / 18.5 = 1.18918…, rounded up (toward feasibility for a max) at 4 decimals.
+    expect(outcome.conflicts[0]!.bestAchievable).toBe(1.1892);
+    expect(outcome.conflicts[0]!.alone).toBe(true);
   });
 });
 
@@ -326,4 +330,118 @@ test("the binding rows are the non-basic ones", () => {
   // x_B = 100/3 %: CP 20 costs (2/3 × 200 + 1/3 × 400) = 266.67 per ton; one more % CP costs (400 − 200) / 30 = 6.6667.
   expect(sensitivity.shadowPrices[0]!.shadowPrice).toBeCloseTo(200 / 30, 9);
   expect(solution.objective).toBeCloseTo(800 / 3, 9);
+});
+
+describe("the rounded optimum (what is shown and saved)", () => {
+  test("percents on the 0.0001 grid summing to exactly 100 that keep every limit exactly in decimal, costing no less than GLPK's optimum and at most 0.05 more per ton", async () => {
+    let checked = 0;
+    // Limits as people write them (2 decimals): the random formulas' own limits sit on knife edges (a
+    // limit exactly at an optimum's level with 15 digits) that no mix on the grid can keep.
+    const rounded = Array.from({ length: 120 }, (_, k) => {
+      const f = randomFormula(k + 1, { roundLimits: true });
+      return { label: `random seed ${k + 1}, limits of 2 decimals`, problem: buildProblem(f.candidates, f.constraints) };
+    });
+    const demos = named.filter((n) => n.label.startsWith("demo"));
+    for (const { label, problem } of [...demos, ...rounded]) {
+      const { solution } = solved(problem);
+      const units = roundedMix(highs, problem, solution.x);
+      const percents = Array.from(units, (u) => round(u / 10_000, 4));
+      expect({ label, sum: units.reduce((s, u) => s + u, 0) }).toEqual({ label, sum: 1_000_000 });
+      expect({ label, broken: exactBreaks(problem, percents) }).toEqual({ label, broken: [] });
+      problem.candidates.forEach((c, j) => {
+        // An ingredient at 0 stays 0; a held one is never let in.
+        if (!inMix(solution.x, j) || c.held) expect({ label, j, zero: units[j] }).toEqual({ label, j, zero: 0 });
+      });
+      const theirs = (await glpkOptimum(problem))!;
+      const cost = costPerTon(problem.candidates, percents);
+      expect({ label, noCheaper: cost >= theirs - tolerance(theirs), close: cost - theirs <= 0.05 }).toEqual({ label, noCheaper: true, close: true });
+      checked++;
+    }
+    expect(checked).toBe(demos.length + rounded.length);
+  });
+});
+
+describe("single-limit repairs", () => {
+  /** Row r with one bound set to v; a ratio row is rebuilt at the new ratio. */
+  function withBound(problem: LeastCostProblem, r: number, bound: "min" | "max", v: number): LeastCostProblem {
+    const row = problem.rows[r]!;
+    const limit = row.limit!;
+    if (limit.kind === "ratio") {
+      expect(row.lower === row.upper).toBe(false);
+      return withRow(problem, r, { coefficients: ratioCoefficients(problem.candidates, limit.numerator, limit.denominator, v) });
+    }
+    return withRow(problem, r, bound === "min" ? { lower: v } : { upper: v });
+  }
+  const rowOf = (problem: LeastCostProblem, limit: unknown) => problem.rows.findIndex((row) => row.limit === limit);
+
+  /** Random formulas made infeasible three ways: an out-of-reach nutrient min, a max below what the others force, a ratio min out of reach. */
+  function infeasibleFormulas(): { label: string; problem: LeastCostProblem }[] {
+    const out: { label: string; problem: LeastCostProblem }[] = [];
+    for (let seed = 1; seed <= 40; seed++) {
+      const f = randomFormula(seed);
+      const base = buildProblem(f.candidates, f.constraints);
+      const key = `N${seed % 2}`;
+      // The most (and least) of `key` the other limits allow: just past it is out of reach of that limit alone.
+      const most = optimum(withRow(base, 0, {}), base.candidates.map((c) => -(c.nutrients[key] ?? 0)));
+      const least = optimum(base, base.candidates.map((c) => c.nutrients[key] ?? 0));
+      if (most === null || least === null) continue;
+      const others = f.constraints.nutrients.filter((c) => c.key !== key);
+      out.push({ label: `seed ${seed} min`, problem: buildProblem(f.candidates, { ...f.constraints, nutrients: [...others, { key, min: round(-most, 4) + 0.5 + seed / 10, max: null }] }) });
+      if (least > 0.01) out.push({ label: `seed ${seed} max`, problem: buildProblem(f.candidates, { ...f.constraints, nutrients: [...others, { key, min: null, max: round(least * 0.8, 4) }] }) });
+      const ratio = f.constraints.ratios?.[0];
+      if (ratio) out.push({ label: `seed ${seed} ratio`, problem: buildProblem(f.candidates, { ...f.constraints, ratios: [{ ...ratio, min: (ratio.min ?? ratio.max ?? 1) * 3 + 1, max: null }] }) });
+    }
+    return out;
+  }
+
+  test("each single-limit repair makes the formula feasible when moved alone (GLPK re-solve), a step short of it does not, and no limit left out would do", async () => {
+    const counts = { formulas: 0, repairs: 0, ratio: 0, none: 0 };
+    for (const { label, problem } of infeasibleFormulas()) {
+      if ((await glpkOptimum(problem)) !== null) continue;
+      const outcome = solveLeastCost(highs, problem);
+      expect({ label, status: outcome.status }).toEqual({ label, status: "infeasible" });
+      if (outcome.status !== "infeasible") continue;
+      counts.formulas++;
+      const single = outcome.conflicts.filter((c) => c.alone);
+      if (single.length === 0) counts.none++;
+      for (const c of single) {
+        const r = rowOf(problem, c.limit);
+        const best = c.bestAchievable!;
+        // Rounded toward feasibility: moved there, the formula has a mix.
+        expect({ label, c, feasible: (await glpkOptimum(withBound(problem, r, c.bound, best))) !== null }).toEqual({ label, c, feasible: true });
+        // The true end lies within 0.0001 of the shown one: two steps short of it, no mix.
+        const short = best + (c.bound === "min" ? 2e-4 : -2e-4) * Math.max(1, Math.abs(best)) ;
+        if (Math.abs(short - c.value) < Math.abs(best - c.value)) expect({ label, c, short: await glpkOptimum(withBound(problem, r, c.bound, short)) }).toEqual({ label, c, short: null });
+        counts.repairs++;
+        if (c.limit.kind === "ratio") counts.ratio++;
+      }
+      // Ordered by the relative move.
+      const moves = single.map((c) => Math.abs(c.bestAchievable! - c.value) / Math.max(1, Math.abs(c.value)));
+      expect({ label, ordered: moves.every((m, i) => i === 0 || m >= moves[i - 1]!) }).toEqual({ label, ordered: true });
+      // Complete: every bound not listed, dropped altogether, still leaves no mix.
+      for (let r = 1; r < problem.rows.length; r++) {
+        const row = problem.rows[r]!;
+        for (const bound of ["min", "max"] as const) {
+          if (!Number.isFinite(bound === "min" ? row.lower : row.upper)) continue;
+          if (single.some((c) => c.limit === row.limit && c.bound === bound)) continue;
+          const dropped = withRow(problem, r, bound === "min" ? { lower: -Infinity } : { upper: Infinity });
+          expect({ label, r, bound, stillInfeasible: await glpkOptimum(dropped) }).toEqual({ label, r, bound, stillInfeasible: null });
+        }
+      }
+    }
+    expect(counts.formulas).toBeGreaterThan(40);
+    expect(counts.repairs).toBeGreaterThan(60);
+    expect(counts.ratio).toBeGreaterThan(3);
+  });
+
+  test("the broiler starter with CP min 45 and Met max 0.7 names each limit that alone repairs it, not only ME (the issue's report)", () => {
+    const demo = named.find((n) => n.label === "demo broiler-starter")!;
+    const nutrients = demo.constraints.nutrients.map((c) => (c.key === "CP" ? { ...c, min: 45, max: null } : c.key === "Met" ? { ...c, max: 0.7 } : c));
+    const outcome = solveLeastCost(highs, buildProblem(demo.problem.candidates, { ...demo.constraints, nutrients }));
+    expect(outcome.status).toBe("infeasible");
+    if (outcome.status !== "infeasible") return;
+    const named_ = outcome.conflicts.map((c) => `${c.limit.kind === "nutrient" ? c.limit.key : "?"} ${c.bound} ${c.alone}`);
+    expect(named_).toContain("CP min true");
+    expect(named_).toContain("Met max true");
+  });
 });

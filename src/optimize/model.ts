@@ -13,6 +13,8 @@ export interface Candidate {
   /** Out of stock and not released by includeOutOfStock: held at 0, not a constraint. */
   held: boolean;
   nutrients: Readonly<Record<string, number>>;
+  /** kg CO2e per kg as fed; null or absent = unknown (held at 0 under a CO2e cap and on the frontier). */
+  co2e?: number | null;
 }
 
 /**
@@ -22,7 +24,8 @@ export interface Candidate {
 export type Limit =
   | { kind: "nutrient"; key: string; min: number | null; max: number | null }
   | { kind: "ingredient"; name: string; min: number | null; max: number | null }
-  | { kind: "ratio"; numerator: string; denominator: string; limit: number };
+  | { kind: "ratio"; numerator: string; denominator: string; limit: number }
+  | { kind: "co2e"; max: number };
 
 export interface Row {
   /** null for Σ x = 100, which is not a limit of the formula. */

@@ -7,8 +7,12 @@ import type { Highs } from "highs";
 import { achievedNutrients, amountOf, costOf, round, totalCostOf, type FormulaConstraints } from "../domain/formula-math.ts";
 import type { OptimizeResult } from "../schemas/optimize.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
+import { decimalOf, weightedSum } from "./exact.ts";
+import { UNITS_PER_PERCENT } from "./limits-check.ts";
+import { buildProblem, candidateNames, inMix, type Candidate, type Limit } from "./model.ts";
 import type { Conflict } from "./conflicts.ts";
-import { buildProblem, candidateNames, costPerTon, inMix, type Candidate, type Limit } from "./model.ts";
+import type { Repair } from "./repairs.ts";
+import { roundedMix } from "./rounding.ts";
 import { solveLeastCost, type LeastCostOutcome } from "./solve.ts";
 
 export interface OptimizeOptions {
@@ -57,16 +61,18 @@ export function candidatesOf(formula: FormulaToOptimize, lookup: Lookup, options
 export function optimizeFormula(highs: Highs, formula: FormulaToOptimize, lookup: Lookup, options: OptimizeOptions): OptimizeResult {
   const candidates = candidatesOf(formula, lookup, options);
   const outcome = solveLeastCost(highs, buildProblem(candidates, formula.constraints));
-  return shapeResult(formula, lookup, options, outcome);
+  const mix = outcome.status === "optimal" ? roundedMix(highs, outcome.problem, outcome.solution.x) : new Int32Array(0);
+  return shapeResult(formula, lookup, options, outcome, mix);
 }
 
-function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: OptimizeOptions, outcome: LeastCostOutcome): OptimizeResult {
+/** `mix`: the rounded optimum in grid units of 0.0001 % (rounding.ts). */
+function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: OptimizeOptions, outcome: LeastCostOutcome, mix: Int32Array): OptimizeResult {
   const { batchSize } = formula;
   const priceNow = (row: { name: string; price: number }) => options.prices.get(row.name) ?? lookup(row.name)?.price ?? row.price;
   const currentRows = formula.ingredients.map((row) => ({ name: row.name, percent: row.percent, price: priceNow(row) }));
-  const currentRaw = currentRows.reduce((sum, r) => sum + (((r.percent / 100) * batchSize) / 1000) * r.price, 0);
   const current = {
     cost: totalCostOf(currentRows.map((r) => ({ ...r, batchSize }))),
+    costPerTon: costPerTonOf(currentRows),
     ingredients: currentRows.map((r) => ({ ...r, cost: costOf(amountOf(r.percent, batchSize), r.price) })),
   };
   const head = { id: formula.id, name: formula.name, batchSize, status: outcome.status };
@@ -86,12 +92,21 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
 
   const { solution, sensitivity } = outcome;
   const { candidates } = outcome.problem;
-  const x = Array.from(solution.x, (v) => Math.max(0, v));
-  const perTon = costPerTon(candidates, x);
-  const optimizedRaw = (perTon * batchSize) / 1000;
-  const mix = candidates.map((c, j) => ({ c, j, percent: round(x[j]!, 4) })).filter((m) => inMix(x, m.j));
-  mix.sort((a, b) => b.percent - a.percent || (a.c.name < b.c.name ? -1 : a.c.name > b.c.name ? 1 : 0));
-  const perBatch = round(currentRaw - optimizedRaw, 2);
+  const x = solution.x;
+  // Every figure of the optimized mix is the rounded mix's (rounding.ts): what is shown is what is saved.
+  const percentOf = (j: number) => round(mix[j]! / UNITS_PER_PERCENT, 4);
+  const rows = candidates.flatMap((c, j) => (mix[j] === 0 ? [] : [{ name: c.name, percent: percentOf(j), price: c.price, nutrients: c.nutrients }]));
+  rows.sort((a, b) => b.percent - a.percent || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const optimized = {
+    cost: totalCostOf(rows.map((r) => ({ ...r, batchSize }))),
+    costPerTon: costPerTonOf(rows),
+    ingredients: rows.map((r) => {
+      const amount = amountOf(r.percent, batchSize);
+      return { name: r.name, percent: r.percent, amount, price: round(r.price, 2), cost: costOf(amount, r.price) };
+    }),
+    nutrients: achievedNutrients(rows),
+  };
+  const perTon = round(current.costPerTon - optimized.costPerTon, 2);
 
   const shadow = { nutrients: [] as OptimizeResult["shadowPrices"]["nutrients"], ingredients: [] as OptimizeResult["shadowPrices"]["ingredients"], ratios: [] as OptimizeResult["shadowPrices"]["ratios"] };
   for (const s of sensitivity.shadowPrices) {
@@ -99,38 +114,49 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
     const range = { validFrom: roundOrNull(s.validFrom), validTo: roundOrNull(s.validTo) };
     if (s.limit.kind === "nutrient") shadow.nutrients.push({ key: s.limit.key, ...common, ...range });
     else if (s.limit.kind === "ingredient") shadow.ingredients.push({ name: s.limit.name, ...common, ...range });
-    else shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
+    else if (s.limit.kind === "ratio") shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common });
   }
+  const inUnrounded = candidates.flatMap((c, j) => (inMix(x, j) ? [{ c, j, percent: percentOf(j) }] : []));
+  inUnrounded.sort((a, b) => b.percent - a.percent || (a.c.name < b.c.name ? -1 : a.c.name > b.c.name ? 1 : 0));
 
   return {
     ...head,
     current,
-    optimized: {
-      cost: round(optimizedRaw, 2),
-      costPerTon: round(perTon, 2),
-      ingredients: mix.map(({ c, j, percent }) => {
-        const amount = round((x[j]! / 100) * batchSize, 3);
-        return { name: c.name, percent, amount, price: round(c.price, 2), cost: costOf(amount, c.price) };
-      }),
-      nutrients: achievedNutrients(mix.map(({ c, j }) => ({ percent: x[j]!, nutrients: c.nutrients }))),
+    optimized,
+    saving: {
+      perBatch: round(current.cost - optimized.cost, 2),
+      perTon,
+      percent: current.costPerTon === 0 ? null : round((perTon / current.costPerTon) * 100, 2),
     },
-    saving: { perBatch, perTon: round(currentRaw / (batchSize / 1000) - perTon, 2), percent: currentRaw === 0 ? null : round(((currentRaw - optimizedRaw) / currentRaw) * 100, 2) },
     shadowPrices: shadow,
-    ranging: mix.map(({ c, j, percent }) => ({ name: c.name, percent, price: round(c.price, 2), priceLow: roundOrNull(sensitivity.priceLow[j]!), priceHigh: roundOrNull(sensitivity.priceHigh[j]!) })),
+    ranging: inUnrounded.map(({ c, j, percent }) => ({ name: c.name, percent, price: round(c.price, 2), priceLow: roundOrNull(sensitivity.priceLow[j]!), priceHigh: roundOrNull(sensitivity.priceHigh[j]!) })),
     excluded: candidates.flatMap((c, j) => (inMix(x, j) ? [] : [{ name: c.name, price: round(c.price, 2), entersBelow: roundOrNull(sensitivity.entersBelow[j]!) }])),
     conflicts: [],
   };
 }
 
+/**
+ * Cost per ton of a composition: Σ percent / 100 × price, summed exactly in decimal and rounded once to 2 decimals.
+ * @example costPerTonOf([{ percent: 60, price: 220 }, { percent: 40, price: 450 }]) // 312
+ */
+export function costPerTonOf(rows: ReadonlyArray<{ percent: number; price: number }>): number {
+  const units = rows.map((r) => Math.round(r.percent * UNITS_PER_PERCENT));
+  if (rows.some((r, k) => units[k]! / UNITS_PER_PERCENT !== round(r.percent, 4))) return round(rows.reduce((s, r) => s + (r.percent / 100) * r.price, 0), 2);
+  return round(weightedSum(rows.map((r) => decimalOf(r.price)), units, 6), 2);
+}
+
 const roundOrNull = (v: number | null) => (v === null ? null : round(v, 2));
 
-function shapeConflict(c: Conflict): OptimizeResult["conflicts"][number] {
-  const tail = { bound: c.bound, limit: c.value, bestAchievable: c.bestAchievable === null ? null : round(c.bestAchievable, 4) };
+/** A conflict as the answer shows it; an elastic one (no `alone`, as the frontier's) is `alone: false`. */
+export function shapeConflict(c: Conflict | Repair): OptimizeResult["conflicts"][number] {
+  // A single repair's value is already rounded toward feasibility (repairs.ts).
+  const tail = { bound: c.bound, limit: c.value, bestAchievable: c.bestAchievable === null ? null : round(c.bestAchievable, 4), alone: "alone" in c ? c.alone : false };
   return { ...target(c.limit), ...tail };
 }
 
 function target(limit: Limit) {
   if (limit.kind === "nutrient") return { kind: "nutrient" as const, key: limit.key };
   if (limit.kind === "ingredient") return { kind: "ingredient" as const, name: limit.name };
-  return { kind: "ratio" as const, numerator: limit.numerator, denominator: limit.denominator };
+  if (limit.kind === "ratio") return { kind: "ratio" as const, numerator: limit.numerator, denominator: limit.denominator };
+  return { kind: "co2e" as const };
 }

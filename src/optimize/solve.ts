@@ -1,17 +1,17 @@
 /**
  * Solve a formula's least-cost problem and, from the same optimum, its sensitivity; or, when no mix
- * meets the limits, the conflicts. Unrounded: the tests check these figures against re-solves and a
- * second solver, and `result.ts` rounds them for people.
+ * meets the limits, the repairs. Unrounded: the tests check these figures against re-solves and a
+ * second solver, and `result.ts` rounds them for people (the mix through rounding.ts).
  */
 import type { Highs } from "highs";
-import { conflictsOf, type Conflict } from "./conflicts.ts";
 import { solveLp, type DenseLp, type LpSolution } from "./lp.ts";
 import type { LeastCostProblem } from "./model.ts";
+import { repairsOf, type Repair } from "./repairs.ts";
 import { sensitivityOf, type Sensitivity } from "./sensitivity.ts";
 
 export type LeastCostOutcome =
   | { status: "optimal"; problem: LeastCostProblem; solution: LpSolution; sensitivity: Sensitivity }
-  | { status: "infeasible"; problem: LeastCostProblem; conflicts: Conflict[] };
+  | { status: "infeasible"; problem: LeastCostProblem; conflicts: Repair[] };
 
 /**
  * The problem as the solver takes it: cost per ton = Σ price/100 × x; held candidates fixed at 0.
@@ -32,6 +32,6 @@ export function lpOf(problem: LeastCostProblem, prices?: ArrayLike<number>): Den
  */
 export function solveLeastCost(highs: Highs, problem: LeastCostProblem): LeastCostOutcome {
   const solution = solveLp(highs, lpOf(problem), { ranging: true });
-  if (solution.status === "infeasible") return { status: "infeasible", problem, conflicts: conflictsOf(highs, problem) };
+  if (solution.status === "infeasible") return { status: "infeasible", problem, conflicts: repairsOf(highs, problem) };
   return { status: "optimal", problem, solution, sensitivity: sensitivityOf(highs, problem, solution) };
 }

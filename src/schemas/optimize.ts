@@ -14,9 +14,9 @@ const bound = z.enum(["min", "max"]);
 const saving = z.lazy(() =>
   z
     .strictObject({
-      perBatch: z.number().meta({ description: "Current − optimized cost of one batch, 2 decimals." }),
-      perTon: z.number().meta({ description: "Current − optimized cost per ton, 2 decimals." }),
-      percent: z.number().nullable().meta({ description: "perBatch / current cost × 100, 2 decimals; null when the current cost is 0." }),
+      perBatch: z.number().meta({ description: "current.cost − optimized.cost, of the figures shown (2 decimals)." }),
+      perTon: z.number().meta({ description: "current.costPerTon − optimized.costPerTon, of the figures shown (2 decimals)." }),
+      percent: z.number().nullable().meta({ description: "perTon / current.costPerTon × 100, 2 decimals; null when the current cost is 0." }),
     })
     .meta({ id: "Saving" }),
 );
@@ -36,16 +36,17 @@ export const optimizeResult = z.lazy(() =>
       status: z.enum(["optimal", "infeasible"]),
       current: z.strictObject({
         cost: z.number().meta({ description: "The saved composition at these prices, per batch, 2 decimals." }),
+        costPerTon: perTon("The saved composition at these prices: Σ percent / 100 × price"),
         ingredients: z.array(z.strictObject({ name: z.string(), percent: z.number(), price: z.number(), cost: z.number() })),
       }),
       optimized: z
         .strictObject({
           cost: z.number().meta({ description: "Per batch, 2 decimals." }),
-          costPerTon: perTon("Cost"),
+          costPerTon: perTon("Σ percent / 100 × price of the rounded mix"),
           ingredients: z.array(
             z.strictObject({
               name: z.string(),
-              percent: z.number().meta({ description: "4 decimals." }),
+              percent: z.number().meta({ description: "4 decimals, summing to exactly 100; the rounded mix keeps every limit (exactly, in decimal) that the unrounded optimum meets." }),
               amount: z.number().meta({ description: "kg in the batch, 3 decimals." }),
               price: z.number(),
               cost: z.number(),
@@ -80,17 +81,18 @@ export const optimizeResult = z.lazy(() =>
       conflicts: z
         .array(
           z.strictObject({
-            kind: z.enum(["nutrient", "ingredient", "ratio"]),
+            kind: z.enum(["nutrient", "ingredient", "ratio", "co2e"]),
             key: z.string().optional(),
             name: z.string().optional(),
             numerator: z.string().optional(),
             denominator: z.string().optional(),
             bound,
             limit: z.number(),
-            bestAchievable: z.number().nullable().meta({ description: "Value the least-violating mix reaches, 4 decimals (null: a ratio whose denominator is 0)." }),
+            bestAchievable: z.number().nullable().meta({ description: "alone: the value this limit must be moved to, every other limit kept, rounded toward feasibility at 4 decimals (down for a min, up for a max); not alone: the value the least-violating mix reaches (null: a ratio whose denominator is 0)." }),
+            alone: z.boolean().meta({ description: "true: moving this limit alone to bestAchievable makes the formula feasible; false: no single limit suffices, and this is one of the limits an elastic re-solve moves." }),
           }),
         )
-        .meta({ description: "Infeasible only: the limits an elastic re-solve has to move. [] when optimal." }),
+        .meta({ description: "Infeasible only: every single-limit repair, by relative move |bestAchievable − limit| / max(|limit|, 1), then kind (nutrient, ingredient, ratio) and key or name; only when no single limit suffices, the elastic set. [] when optimal." }),
     })
     .meta({ id: "OptimizeResult" }),
 );

@@ -5,7 +5,7 @@ import { DataVersion } from "../store/data-version.ts";
 import { closeDatabase, isStorageFull, openDatabase } from "../store/db.ts";
 import { pendingByWebhook } from "../store/deliveries.ts";
 import { findKey } from "../store/keys.ts";
-import { MIGRATIONS } from "../store/migrations.ts";
+import { SCHEMA_VERSION } from "../store/migrations.ts";
 import { databaseAnswers, probeWrite } from "../store/readiness.ts";
 import { WriteQueue } from "../store/write-queue.ts";
 import { startDeliveryLoop } from "../webhooks/delivery-loop.ts";
@@ -21,7 +21,7 @@ export function openSqliteStore(dataPath: string, deps: StoreDeps): ServedStore 
   const { logger } = deps;
   const db = openDatabase(dataPath, {
     create: true,
-    onSchemaCopy: (copy, schema) => logger.log("info", "data file copied before migrating it", { copy, fromSchema: schema, toSchema: MIGRATIONS.length }),
+    onSchemaCopy: (copy, schema) => logger.log("info", "data file copied before migrating it", { copy, fromSchema: schema, toSchema: SCHEMA_VERSION }),
   });
   const version = new DataVersion(db, dataPath);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.

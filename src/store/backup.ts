@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DataFileError, openFailure } from "./db.ts";
-import { MIGRATIONS } from "./migrations.ts";
+import { SCHEMA_VERSION } from "./migrations.ts";
 
 /**
  * Write a consistent copy of the open database to `target` while others keep writing: VACUUM INTO
@@ -63,8 +63,8 @@ export function checkBackup(path: string): number {
     if (problems.join() !== "ok") throw new DataFileError(`${path} failed SQLite's integrity check: ${problems.slice(0, 3).join("; ")}`);
     const schema = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
     if (schema === 0) throw new DataFileError(`${path} is not a feedbase data file (it has no schema version)`);
-    if (schema > MIGRATIONS.length) {
-      throw new DataFileError(`${path} has schema version ${schema}, newer than this feedbase's ${MIGRATIONS.length}: use the feedbase that made it`);
+    if (schema > SCHEMA_VERSION) {
+      throw new DataFileError(`${path} has schema version ${schema}, newer than this feedbase's ${SCHEMA_VERSION}: use the feedbase that made it`);
     }
     return schema;
   } catch (error) {

@@ -1,7 +1,7 @@
 import { Database, SQLiteError } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { MIGRATIONS } from "./migrations.ts";
+import { isPlaceholder, MIGRATION_STEPS, SCHEMA_VERSION } from "./migrations.ts";
 import { transaction } from "./transaction.ts";
 
 /**
@@ -87,8 +87,8 @@ export function openDatabase(path: string, options: OpenOptions): Database {
 function migrate(db: Database, path: string, onSchemaCopy: OpenOptions["onSchemaCopy"]): void {
   const current = () => (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
   const found = current();
-  if (found > MIGRATIONS.length) throw new DataFileError(`This data file has schema ${found}; this feedbase knows up to ${MIGRATIONS.length}: upgrade feedbase`);
-  if (found === MIGRATIONS.length) return;
+  if (found > SCHEMA_VERSION) throw new DataFileError(`This data file has schema ${found}; this feedbase knows up to ${SCHEMA_VERSION}: upgrade feedbase`);
+  if (found === SCHEMA_VERSION) return;
   if (found > 0 && path !== ":memory:") {
     const copy = `${path}.pre-schema-${found}`;
     // Another process opening the same old file at the same time may have made it already.
@@ -97,8 +97,9 @@ function migrate(db: Database, path: string, onSchemaCopy: OpenOptions["onSchema
   }
   // IMMEDIATE takes the write lock first, so a server and a CLI opening a new file together migrate once.
   transaction(db, () => {
-    for (let version = current(); version < MIGRATIONS.length; version++) {
-      db.run(MIGRATIONS[version]!);
+    for (let version = current(); version < SCHEMA_VERSION; version++) {
+      const step = MIGRATION_STEPS[version]!.sqlite;
+      if (!isPlaceholder(step)) db.run(step);
       db.run(`PRAGMA user_version = ${version + 1}`);
     }
   });

@@ -22,7 +22,7 @@ export interface RandomFormula {
  * optima) occur; some limits sit exactly at the saved mix's level; some candidates are out of stock.
  * @example const f = randomFormula(7); f.candidates.length // 3..14
  */
-export function randomFormula(seed: number, size: { candidates?: number; nutrients?: number } = {}): RandomFormula {
+export function randomFormula(seed: number, size: { candidates?: number; nutrients?: number; roundLimits?: boolean } = {}): RandomFormula {
   const rnd = seeded(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const n = size.candidates ?? int(3, 14);
@@ -42,8 +42,11 @@ export function randomFormula(seed: number, size: { candidates?: number; nutrien
   const level = (key: string) => candidates.reduce((sum, c, j) => sum + ((c.nutrients[key] ?? 0) * saved[j]!) / 100, 0);
   const around = (v: number, below: boolean) => {
     const roll = rnd();
-    if (roll < 0.25) return v; // exactly at the saved level: binding, often degenerate
-    return below ? v * (1 - rnd() * 0.15) - rnd() * 0.01 : v * (1 + rnd() * 0.15) + rnd() * 0.01;
+    // Exactly at the saved level: binding, often degenerate.
+    const at = roll < 0.25 ? v : below ? v * (1 - rnd() * 0.15) - rnd() * 0.01 : v * (1 + rnd() * 0.15) + rnd() * 0.01;
+    // As people write limits: 2 decimals, outward so the saved mix still meets them.
+    if (!size.roundLimits) return at;
+    return below ? Math.floor(at * 100) / 100 : Math.ceil(at * 100) / 100;
   };
   const nutrients = keys.flatMap((key) => {
     const v = level(key);
@@ -76,6 +79,15 @@ let glpk: Glpk | null = null;
  * @example await glpkOptimum(problem) // 312.4 (cost per ton)
  */
 export async function glpkOptimum(problem: LeastCostProblem): Promise<number | null> {
+  return (await glpkSolve(problem))?.objective ?? null;
+}
+
+/**
+ * GLPK's optimum of the problem with another objective if given (one coefficient per candidate;
+ * default the cost per ton), with the row duals (d objective / d active bound), or null when infeasible.
+ * @example (await glpkSolve(problem, footprint))!.objective // the least footprint
+ */
+export async function glpkSolve(problem: LeastCostProblem, objective?: ArrayLike<number>): Promise<{ objective: number; dual: number[] } | null> {
   glpk ??= await GLPK();
   const g = glpk;
   const vars = problem.candidates.map((_, j) => `x${j}`);
@@ -89,7 +101,7 @@ export async function glpkOptimum(problem: LeastCostProblem): Promise<number | n
   const result = g.solve(
     {
       name: "least-cost",
-      objective: { direction: g.GLP_MIN, name: "cost", vars: problem.candidates.map((c, j) => ({ name: vars[j]!, coef: c.price / 100 })) },
+      objective: { direction: g.GLP_MIN, name: "cost", vars: problem.candidates.map((c, j) => ({ name: vars[j]!, coef: objective ? objective[j]! : c.price / 100 })) },
       subjectTo: problem.rows.map((row, r) => ({
         name: `r${r}`,
         vars: [...row.coefficients].flatMap((coef, j) => (coef === 0 ? [] : [{ name: vars[j]!, coef }])),
@@ -99,7 +111,63 @@ export async function glpkOptimum(problem: LeastCostProblem): Promise<number | n
     },
     { msglev: g.GLP_MSG_OFF, presol: false },
   );
-  if (result.result.status === g.GLP_OPT) return result.result.z;
+  if (result.result.status === g.GLP_OPT) return { objective: result.result.z, dual: problem.rows.map((_, r) => result.result.dual?.[`r${r}`] ?? 0) };
   if (result.result.status === g.GLP_NOFEAS) return null;
   throw new Error(`GLPK ended with status ${result.result.status}`);
+}
+
+/** A number as the exact fraction of the decimal it was written as (its shortest printed form). */
+function fraction(x: number): { n: bigint; d: bigint } {
+  const [mantissa, exponent = "0"] = String(x).split("e");
+  const [whole, part = ""] = mantissa!.split(".");
+  const shift = part.length - Number(exponent);
+  const n = BigInt(whole! + part);
+  return shift >= 0 ? { n, d: 10n ** BigInt(shift) } : { n: n * 10n ** BigInt(-shift), d: 1n };
+}
+
+/**
+ * The limit rows a mix of percents (each a multiple of 0.0001) breaks, judged in exact rational
+ * arithmetic on the decimals the data and limits were written as; written apart from the optimizer's
+ * own check (src/optimize/exact.ts), so it can prove it.
+ * @example exactBreaks(problem, [61.2345, 38.7655]) // [] when every limit holds
+ */
+export function exactBreaks(problem: LeastCostProblem, percents: readonly number[]): string[] {
+  const p = percents.map(fraction);
+  const level = (values: readonly number[]) =>
+    values.reduce((acc, v, j) => {
+      const f = fraction(v);
+      return { n: acc.n * f.d * p[j]!.d + f.n * p[j]!.n * acc.d, d: acc.d * f.d * p[j]!.d };
+    }, { n: 0n, d: 1n });
+  const below = (a: { n: bigint; d: bigint }, b: { n: bigint; d: bigint }) => a.n * b.d < b.n * a.d;
+  const broken: string[] = [];
+  const sum = level(percents.map(() => 1));
+  if (sum.n !== 100n * sum.d) broken.push(`sum ${Number(sum.n) / Number(sum.d)}`);
+  problem.rows.forEach((row, r) => {
+    const limit = row.limit;
+    if (limit === null) return;
+    if (limit.kind === "co2e") throw new Error("exactBreaks judges formula limits only");
+    if (limit.kind === "ratio") {
+      // Σ (num − L·den) × p ≥ 0 for a min, ≤ 0 for a max: levels of num and den, then the comparison.
+      const num = level(problem.candidates.map((c) => c.nutrients[limit.numerator] ?? 0));
+      const den = level(problem.candidates.map((c) => c.nutrients[limit.denominator] ?? 0));
+      const l = fraction(limit.limit);
+      const lhs = { n: num.n * den.d * l.d, d: 1n };
+      const rhs = { n: l.n * den.n * num.d, d: 1n };
+      if (Number.isFinite(row.lower) && below(lhs, rhs)) broken.push(`row ${r} ratio min`);
+      if (Number.isFinite(row.upper) && below(rhs, lhs)) broken.push(`row ${r} ratio max`);
+      return;
+    }
+    // A nutrient's level is Σ value × percent / 100: the limit is scaled by 100 instead.
+    const got = level(problem.candidates.map((c) => (limit.kind === "nutrient" ? (c.nutrients[limit.key] ?? 0) : c.name === limit.name ? 1 : 0)));
+    const scale = limit.kind === "nutrient" ? 100n : 1n;
+    if (limit.min !== null) {
+      const m = fraction(limit.min);
+      if (below(got, { n: m.n * scale, d: m.d })) broken.push(`row ${r} min`);
+    }
+    if (limit.max !== null) {
+      const m = fraction(limit.max);
+      if (below({ n: m.n * scale, d: m.d }, got)) broken.push(`row ${r} max`);
+    }
+  });
+  return broken;
 }

@@ -8,11 +8,13 @@ import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { SQL } from "bun";
-import { COPIED_TABLES } from "../../src/store/pg/copy.ts";
 import { PRICE_ENTRIES } from "../../src/store/price-history.ts";
 import { cli, eventually, spawnServe, tempDir } from "../helpers/harness.ts";
 import { databaseFor, psql } from "../helpers/postgres.ts";
 import { independentHex, startRecorder } from "../helpers/webhooks.ts";
+import { copiedTableList } from "../helpers/schema.ts";
+
+const COPIED_TABLES = copiedTableList();
 
 const open: SQL[] = [];
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import { DataFileError } from "../../src/store/db.ts";
 import { openPostgres } from "../../src/store/pg/connect.ts";
 import { findKey } from "../../src/store/pg/keys.ts";
-import { PG_MIGRATIONS } from "../../src/store/pg/migrations.ts";
+import { SCHEMA_VERSION } from "../../src/store/migrations.ts";
 import { tempDir } from "../helpers/harness.ts";
 import { createKeyRow, databaseArgs, databaseEnv, databaseFor, POSTGRES_MODE, psql } from "../helpers/postgres.ts";
 
@@ -92,7 +92,7 @@ describe("openPostgres", () => {
     try {
       const url = databaseFor(tmp.dataPath)!;
       const all = await Promise.all([1, 2, 3, 4].map(() => connect(url)));
-      expect(await all[0]!`SELECT version FROM feedbase_schema`).toEqual([{ version: PG_MIGRATIONS.length }]);
+      expect(await all[0]!`SELECT version FROM feedbase_schema`).toEqual([{ version: SCHEMA_VERSION }]);
       expect(await all[3]!`SELECT count(*)::int AS n FROM workspaces`).toEqual([{ n: 1 }]);
     } finally {
       tmp.cleanup();
@@ -104,10 +104,10 @@ describe("openPostgres", () => {
     try {
       const url = databaseFor(tmp.dataPath)!;
       await connect(url);
-      psql(url, `UPDATE feedbase_schema SET version = ${PG_MIGRATIONS.length + 1}`);
+      psql(url, `UPDATE feedbase_schema SET version = ${SCHEMA_VERSION + 1}`);
       const error = await openPostgres(url).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DataFileError);
-      expect((error as Error).message).toBe(`This database has schema ${PG_MIGRATIONS.length + 1}; this feedbase knows up to ${PG_MIGRATIONS.length}: upgrade feedbase`);
+      expect((error as Error).message).toBe(`This database has schema ${SCHEMA_VERSION + 1}; this feedbase knows up to ${SCHEMA_VERSION}: upgrade feedbase`);
     } finally {
       tmp.cleanup();
     }

@@ -6,9 +6,11 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { COPIED_TABLES } from "../../src/store/pg/copy.ts";
 import { cli, tempDir } from "../helpers/harness.ts";
 import { databaseFor, pgTool, psql } from "../helpers/postgres.ts";
+import { copiedTableList } from "../helpers/schema.ts";
+
+const COPIED_TABLES = copiedTableList();
 
 /** One digest per copied table over all its rows: equal digests, equal tables. */
 const fingerprint = (url: string) =>

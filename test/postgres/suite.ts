@@ -63,6 +63,7 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/outage.pg.ts",
   "test/postgres/import-race.pg.ts",
   "test/postgres/write-batch.pg.ts",
+  "test/postgres/schema-in-step.pg.ts",
 ];
 
 /** About the SQLite file itself: SQLite only, and why. */
@@ -88,6 +89,8 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
 export const NO_DATA: Readonly<Record<string, string>> = {
   "test/demo-data.test.ts": "the demo's CSV files",
   "test/formula-math.test.ts": "rounding and formula arithmetic",
+  "test/migrations.test.ts": "the migration files' names and placeholders (the schemas are compared by test/postgres/schema-in-step.pg.ts)",
+  "test/frontier-proofs.test.ts": "the cost–CO2e frontier's points, proven against GLPK on seeded problems",
   "test/limiter.test.ts": "the in-memory rate limiter",
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
   "test/postgres-suite.test.ts": "this list",

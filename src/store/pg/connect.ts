@@ -5,7 +5,7 @@
  */
 import { SQL } from "bun";
 import { DataFileError } from "../db.ts";
-import { PG_MIGRATIONS } from "./migrations.ts";
+import { isPlaceholder, MIGRATION_STEPS, SCHEMA_VERSION } from "../migrations.ts";
 import { redactUrl } from "./url.ts";
 
 /** The advisory lock key the migrations hold (any constant; "feedbase" in ASCII, truncated). */
@@ -44,20 +44,34 @@ function reason(error: unknown): string {
 }
 
 /**
- * Apply the migrations this database has not had, in one transaction under the advisory lock; a
- * database from a newer feedbase is refused, as a newer SQLite file is.
+ * Before the steps were numbered in step with SQLite's, PostgreSQL counted its own two files: 1 was
+ * SQLite's schema 7 in one file, 2 added rate_counts (now step 9). A row without `in_step` is in that
+ * count and is translated once, in the migration's transaction.
+ */
+const OLD_COUNT_TO_STEP: Readonly<Record<number, number>> = { 1: 7, 2: 9 };
+
+/**
+ * Apply the steps this database has not had, in one transaction under the advisory lock; a database
+ * from a newer feedbase is refused, as a newer SQLite file is.
  */
 async function migrate(sql: SQL): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS feedbase_schema (version INTEGER NOT NULL)`;
-    const rows = (await tx`SELECT version FROM feedbase_schema`) as { version: number }[];
-    const found = rows[0]?.version ?? 0;
-    if (found > PG_MIGRATIONS.length) {
-      throw new DataFileError(`This database has schema ${found}; this feedbase knows up to ${PG_MIGRATIONS.length}: upgrade feedbase`);
+    // The marker of the common count; a feedbase before it reads `version` alone and refuses a database
+    // past its own count as newer.
+    await tx`ALTER TABLE feedbase_schema ADD COLUMN IF NOT EXISTS in_step BOOLEAN NOT NULL DEFAULT false`;
+    const rows = (await tx`SELECT version, in_step FROM feedbase_schema`) as { version: number; in_step: boolean }[];
+    const row = rows[0];
+    const found = row === undefined ? 0 : row.in_step ? row.version : (OLD_COUNT_TO_STEP[row.version] ?? row.version);
+    if (found > SCHEMA_VERSION) {
+      throw new DataFileError(`This database has schema ${found}; this feedbase knows up to ${SCHEMA_VERSION}: upgrade feedbase`);
     }
-    for (let version = found; version < PG_MIGRATIONS.length; version++) await tx.unsafe(PG_MIGRATIONS[version]!).simple();
-    if (rows.length === 0) await tx`INSERT INTO feedbase_schema (version) VALUES (${PG_MIGRATIONS.length})`;
-    else if (found < PG_MIGRATIONS.length) await tx`UPDATE feedbase_schema SET version = ${PG_MIGRATIONS.length}`;
+    for (let version = found; version < SCHEMA_VERSION; version++) {
+      const step = MIGRATION_STEPS[version]!.pg;
+      if (!isPlaceholder(step)) await tx.unsafe(step).simple();
+    }
+    if (row === undefined) await tx`INSERT INTO feedbase_schema (version, in_step) VALUES (${SCHEMA_VERSION}, true)`;
+    else if (found < SCHEMA_VERSION || !row.in_step) await tx`UPDATE feedbase_schema SET version = ${SCHEMA_VERSION}, in_step = true`;
   });
 }

@@ -9,34 +9,16 @@
 import type { Database } from "bun:sqlite";
 import type { SQL } from "bun";
 import { ConflictError } from "../../domain/errors.ts";
+import { copiedTables } from "../copied-tables.ts";
 import { PRICE_ENTRIES } from "../price-history.ts";
 import { notifyChange } from "./transaction.ts";
-
-/** Every table of a mill's data, parents before children (foreign keys hold at each insert). */
-export const COPIED_TABLES = [
-  "workspaces",
-  "nutrients",
-  "api_keys",
-  "ingredients",
-  "price_history",
-  "formulas",
-  "formula_lines",
-  "webhooks",
-  "events",
-  "deliveries",
-  "delivery_attempts",
-] as const;
-export type CopiedTable = (typeof COPIED_TABLES)[number];
-
-/** Tables whose `id` is an identity column: their sequences move past the copied ids. */
-const IDENTITY_TABLES: readonly CopiedTable[] = ["workspaces", "ingredients", "price_history", "events"];
 
 /** PostgreSQL allows 65,535 parameters per statement: a batch stays under it. */
 const MAX_PARAMETERS = 60_000;
 
 /** One table's rows on each side after the copy. */
 export interface TableCount {
-  table: CopiedTable;
+  table: string;
   sqlite: number;
   postgres: number;
 }
@@ -45,8 +27,8 @@ export interface TableCount {
  * Refuse a target that holds data: anything beyond the default workspace the schema starts with.
  * @example await requireEmpty(tx) // throws ConflictError("The database is not empty: api_keys holds 3 rows ...")
  */
-async function requireEmpty(tx: SQL): Promise<void> {
-  for (const table of COPIED_TABLES) {
+async function requireEmpty(tx: SQL, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
     const [{ n }] = (await tx`SELECT count(*)::int AS n FROM ${tx(table)}`) as [{ n: number }];
     // The schema starts with the default workspace and its standard nutrient definitions.
     const allowed =
@@ -67,23 +49,26 @@ async function requireEmpty(tx: SQL): Promise<void> {
  * difference rolls everything back. `onTable` hears each table as it is done.
  * @example const counts = await copyToPostgres(db, sql, (t, n) => console.error(`copied ${t}: ${n}`))
  */
-export async function copyToPostgres(db: Database, sql: SQL, onTable: (table: CopiedTable, rows: number) => void): Promise<TableCount[]> {
+export async function copyToPostgres(db: Database, sql: SQL, onTable: (table: string, rows: number) => void): Promise<TableCount[]> {
+  const tables = copiedTables(db);
   // A read transaction: every table comes from the same moment of the file.
   db.run("BEGIN");
   try {
     return await sql.begin(async (tx) => {
       // Nobody else writes the target while it is filled (a server started on it early waits).
-      await tx.unsafe(`LOCK TABLE ${COPIED_TABLES.join(", ")} IN EXCLUSIVE MODE`);
-      await requireEmpty(tx);
+      await tx.unsafe(`LOCK TABLE ${tables.join(", ")} IN EXCLUSIVE MODE`);
+      await requireEmpty(tx, tables);
       await tx`DELETE FROM workspaces`;
       const counts: TableCount[] = [];
-      for (const table of COPIED_TABLES) {
+      for (const table of tables) {
         const copied = await copyTable(db, tx, table);
         onTable(table, copied);
         const [{ n }] = (await tx`SELECT count(*)::int AS n FROM ${tx(table)}`) as [{ n: number }];
         counts.push({ table, sqlite: copied, postgres: n });
       }
-      for (const table of IDENTITY_TABLES) {
+      // Tables whose `id` is an identity column: their sequences move past the copied ids.
+      const identities = (await tx`SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'id' AND is_identity = 'YES'`) as { table_name: string }[];
+      for (const table of tables.filter((t) => identities.some((i) => i.table_name === t))) {
         await tx`SELECT setval(pg_get_serial_sequence(${table}, 'id'), (SELECT coalesce(max(id), 0) + 1 FROM ${tx(table)}), false)`;
       }
       const differ = counts.filter((c) => c.sqlite !== c.postgres);
@@ -97,7 +82,7 @@ export async function copyToPostgres(db: Database, sql: SQL, onTable: (table: Co
 }
 
 /** One table, in batches, in its stored order; returns how many rows the file holds. */
-async function copyTable(db: Database, tx: SQL, table: CopiedTable): Promise<number> {
+async function copyTable(db: Database, tx: SQL, table: string): Promise<number> {
   const columns = (db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
   const order = table === "delivery_attempts" ? "delivery_id, number" : table === "price_history" ? "id" : "rowid";
   // The history is two tables in the file: the indexed one and the log not yet folded into it (docs/decisions.md#price-history-and-formula-costs).

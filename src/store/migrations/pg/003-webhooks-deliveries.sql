@@ -1,0 +1,2 @@
+-- 003: a placeholder. PostgreSQL support began at the schema SQLite had after step 7, all of it in
+-- step 1 (001-workspaces-keys-ingredients.sql); this step has nothing left to do here.

@@ -1,0 +1,2 @@
+-- 008: a placeholder. The price log is SQLite's way to keep a price change's insert off the history's
+-- index (docs/decisions.md#price-history-and-formula-costs); PostgreSQL inserts into price_history itself.

@@ -1,0 +1,2 @@
+-- 009: a placeholder. rate_counts shares each key's counts between PostgreSQL instances
+-- (src/limiter/shared-counts.ts); one SQLite process keeps its counts in memory.
