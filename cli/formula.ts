@@ -1,12 +1,15 @@
 import type { Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
 import { registerFormulaOptimize } from "./formula-optimize.ts";
+import { registerFormulaShow } from "./formula-show.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
-/** `feedbase formula cost` (the data of GET /v1/formulas/:id/cost) and `formula delete` (admin clean-up; formulas are read-only over HTTP). */
+/** `feedbase formula list|show|cost|optimize|delete`. */
 export function registerFormula(program: Command, io: Io): void {
-  const group = program.command("formula").description("formula costs, least-cost optimization and clean-up (formulas enter through feedbase import formulas)");
+  const group = program.command("formula").description("saved formulas: list, show, costs, least-cost optimization and clean-up (formulas enter through feedbase import formulas or PUT /v1/formulas/:id)");
+
+  registerFormulaShow(group, io);
 
   withExamples(
     group

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
-import { checkConstraints } from "../src/domain/formula-math.ts";
+import { unmetLimitsWarnings } from "../src/domain/formula-writes.ts";
 import type { FormulaDetail } from "../src/schemas/formulas.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import type { FileFormat } from "../src/domain/ingredient-file.ts";
@@ -51,10 +51,7 @@ async function allOrNothing<T>(file: string, importFile: () => T | Promise<T>): 
  * @example warnUnmetLimits(io, await store.importFormulas(ws, file, options)) // warning: starter does not meet its constraints: CP 24.5 < min 30
  */
 export function warnUnmetLimits(io: Io, saved: readonly FormulaDetail[]): void {
-  for (const f of saved) {
-    const missed = checkConstraints(f).map((v) => `${v.target} ${v.value ?? "undefined (denominator 0)"} ${v.bound === "min" ? "<" : ">"} ${v.bound} ${v.limit}`);
-    if (missed.length > 0) io.err(`warning: ${f.id} does not meet its constraints: ${missed.join(", ")}\n`);
-  }
+  for (const f of saved) for (const warning of unmetLimitsWarnings(f)) io.err(`warning: ${warning}\n`);
 }
 
 /** `--no-events` on every import: for a first load, which no receiver needs to hear about row by row. */
@@ -147,13 +144,14 @@ export function registerImport(program: Command, io: Io): void {
       .description("import formulas from JSON; prices and nutrients come from the ingredient database unless the file gives them")
       .addOption(workspaceOption("workspace to import into"))
       .option("--replace", "overwrite formulas whose id already exists")
+      .option(...NO_EVENTS)
       .addOption(dataOption())
       .action(
-        (file: string, opts: { workspace: string; replace?: boolean; data: string }) => {
+        (file: string, opts: { workspace: string; replace?: boolean; events: boolean; data: string }) => {
           const text = readText(file);
           return withData(opts, async ({ store, workspace }) => {
             const ws = await workspace();
-            const saved = await allOrNothing(file, () => store.importFormulas(ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()) }));
+            const saved = await allOrNothing(file, () => store.importFormulas(ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()), events: opts.events }));
             io.out(`Imported ${saved.length} formula${saved.length === 1 ? "" : "s"} into workspace ${ws.slug}\n`);
             printRows(io, saved, [["ID", (f) => f.id], ["NAME", (f) => f.name], ["TOTAL COST", (f) => f.totalCost.toFixed(2)]], false);
             warnUnmetLimits(io, saved);

@@ -273,7 +273,7 @@ describe("feedbase ingredient delete and formula delete", () => {
     const data = newDataFile();
     expect((await fb(data, "import", "ingredients", file("d.csv", "name,category,price,inStock\nMaize,Cereals,228,true\nSoybean meal 48%,Protein meals,462.5,true\nOats,Cereals,199,true\n"), "--no-events")).code).toBe(0);
     const f = (id: string) => ({ id, name: id, species: "Poultry", subcategory: "Layer", batchSize: 1000, ingredients: [{ name: "Maize", percent: 70 }, { name: "Soybean meal 48%", percent: 30 }] });
-    expect((await fb(data, "import", "formulas", file("d.json", JSON.stringify([f("layer-2"), f("layer-1")])))).code).toBe(0);
+    expect((await fb(data, "import", "formulas", file("d.json", JSON.stringify([f("layer-2"), f("layer-1")])), "--no-events")).code).toBe(0);
 
     const refused = await fb(data, "ingredient", "delete", "Maize");
     expect(refused.code).toBe(1);

@@ -46,7 +46,12 @@ describe("feedbase formula optimize", () => {
       expect(lines).toContain(heading);
     }
     const first = json.shadowPrices.nutrients[0];
-    expect(lines.find((l) => l.startsWith(`${first.key} `))).toContain(first.shadowPrice.toFixed(4));
+    const binding = lines.slice(lines.indexOf("Binding limits (shadow price: change of the cost per ton for one unit more of the limit):"));
+    expect(binding.find((l) => l.startsWith(`${first.key} `))).toContain(first.shadowPrice.toFixed(4));
+    // The optimized mix's nutrients against its limits, with units, between the composition and the binding limits.
+    const limits = lines.slice(lines.indexOf("Nutrients of the optimized mix against the limits:"), lines.indexOf(binding[0]!));
+    expect(limits[1]).toMatch(/^NUTRIENT\s+VALUE\s+MIN\s+MAX\s+BASIS\s+CHECK$/);
+    expect(limits.find((l) => l.startsWith("ME_poultry "))).toMatch(new RegExp(`^ME_poultry\\s+${json.optimized.nutrients.ME_poultry} kcal/kg\\s+.*\\bok$`));
     expect(lines.some((l) => /^Wheat\s+262\.00\s+\d+\.\d{2}$/.test(l) || l.startsWith("Wheat "))).toBe(true);
   });
 

@@ -7,6 +7,7 @@ import type { FileFormula } from "../domain/formula-file.ts";
 import type { FileFormat } from "../domain/ingredient-file.ts";
 import type { FormulaDetail } from "../schemas/formulas.ts";
 import { checkIngredientImport, writeFormulaImport, writeIngredientImport, type IngredientImportOptions } from "../store/imports.ts";
+import type { FormulaImportOptions } from "../store/import-rules.ts";
 import { transaction } from "../store/transaction.ts";
 import type { PriceRow } from "../domain/price-file.ts";
 import type { NutrientDefinition } from "../domain/nutrients.ts";
@@ -27,7 +28,7 @@ export function importIngredients(db: Database, workspaceId: number, text: strin
  * Import validated formulas; all or nothing.
  * @example importFormulas(db, 1, readFormulaFile(text), { replace: false, now }) // FormulaDetail[]
  */
-export function importFormulas(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: { replace: boolean; now: string }): FormulaDetail[] {
+export function importFormulas(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: FormulaImportOptions): FormulaDetail[] {
   return transaction(db, () => writeFormulaImport(db, workspaceId, formulas, options));
 }
 

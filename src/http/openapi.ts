@@ -2,6 +2,7 @@ import { z } from "zod";
 import { VERSION } from "../version.ts";
 import * as H from "../schemas/history.ts";
 import * as R from "../schemas/responses.ts";
+import { formulaUpdatedPayload } from "../schemas/formula-put.ts";
 import { accessOf, type Route } from "./route.ts";
 
 const ERROR_TEXT: Record<number, string> = {
@@ -154,6 +155,7 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
       "price.updated": event("price.updated", R.priceUpdatedPayload),
       "ingredient.added": event("ingredient.added", R.ingredientAddedPayload),
       "formula.cost_changed": event("formula.cost_changed", H.formulaCostChangedPayload),
+      "formula.updated": event("formula.updated", formulaUpdatedPayload),
       ping: event(
         "ping",
         R.pingPayload,

@@ -14,6 +14,7 @@ import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
+import { putFormula } from "./formula-put.ts";
 import type { WriteQueue } from "./write-queue.ts";
 import { operations } from "./bind.ts";
 
@@ -38,7 +39,7 @@ const READS = {
   requireNutrient,
 };
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
-const WRITES = { createIngredient, updatePrice, putNutrient };
+const WRITES = { createIngredient, updatePrice, putNutrient, putFormula };
 
 type Awaitable<T> = T | Promise<T>;
 type Rest<F> = F extends (db: Database, ...args: infer A) => unknown ? A : never;

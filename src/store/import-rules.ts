@@ -15,6 +15,14 @@ export interface IngredientImportOptions {
   onProgress?(checked: number, total: number): void;
 }
 
+export interface FormulaImportOptions {
+  /** Overwrite formulas whose id the workspace holds. */
+  replace: boolean;
+  now: string;
+  /** Fire the opt-in `formula.updated` for each formula written; off with `--no-events`. */
+  events?: boolean;
+}
+
 /**
  * Read and check an ingredient file against the names the workspace holds (taken unless `--update`).
  * @example checkRows(csvText, "csv", ["Maize"], { update: false, now }) // ValidationError at a row named Maize

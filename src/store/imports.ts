@@ -17,7 +17,8 @@ import { findIngredient } from "./ingredients.ts";
 import type { PriceSource } from "./price-history.ts";
 import { addedEvent, type Actor } from "../domain/ingredient-events.ts";
 import { updatedFields } from "../domain/ingredient-update.ts";
-import { addedWhileImporting, checkRows, formulaTaken, type IngredientImportOptions } from "./import-rules.ts";
+import { addedWhileImporting, checkRows, formulaTaken, type FormulaImportOptions, type IngredientImportOptions } from "./import-rules.ts";
+import { formulaUpdatedEvent } from "../domain/formula-writes.ts";
 import { requireTransaction } from "./transaction.ts";
 
 export type { IngredientImportOptions } from "./import-rules.ts";
@@ -96,13 +97,16 @@ function updateIngredient(db: Database, actor: Actor, row: IngredientRow, events
  * existing id rejects the file unless `replace`.
  * @example transaction(db, () => writeFormulaImport(db, 1, readFormulaFile(text), { replace: false, now })) // FormulaDetail[]
  */
-export function writeFormulaImport(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: { replace: boolean; now: string }): FormulaDetail[] {
+export function writeFormulaImport(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: FormulaImportOptions): FormulaDetail[] {
   requireTransaction(db, "writeFormulaImport");
   const built = formulas.map((f) => {
     const detail = buildFormula(f, (name) => findIngredient(db, workspaceId, name), { id: newFormulaId(), now: options.now });
     if (!options.replace && formulaExists(db, workspaceId, detail.id)) throw formulaTaken(f, detail.id);
     return detail;
   });
-  for (const detail of built) saveFormula(db, workspaceId, detail);
+  for (const detail of built) {
+    saveFormula(db, workspaceId, detail);
+    if (options.events) recordEvent(db, formulaUpdatedEvent({ workspaceId, keyId: null, now: options.now }, detail));
+  }
   return built;
 }

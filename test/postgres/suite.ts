@@ -48,6 +48,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/import-events.test.ts",
   "test/per-ton-dates.test.ts",
   "test/nutrients.test.ts",
+  "test/formulas-put.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */

@@ -14,6 +14,7 @@ import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
+import { putFormula } from "./formula-put.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
 
@@ -39,7 +40,7 @@ const READS = {
   listNutrients,
   requireNutrient,
 } satisfies Twins<Reads>;
-const WRITES = { createIngredient, updatePrice, putNutrient } satisfies Twins<Writes>;
+const WRITES = { createIngredient, updatePrice, putNutrient, putFormula } satisfies Twins<Writes>;
 
 /**
  * Reads on the pool; writes through the group commit, which runs its effects (the data generation

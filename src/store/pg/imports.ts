@@ -9,11 +9,12 @@ import { buildFormula, type FileFormula } from "../../domain/formula-file.ts";
 import { newFormulaId } from "../../domain/ids.ts";
 import type { FileFormat, IngredientRow } from "../../domain/ingredient-file.ts";
 import type { FormulaDetail } from "../../schemas/formulas.ts";
-import { addedWhileImporting, checkRows, formulaTaken, type IngredientImportOptions } from "../import-rules.ts";
+import { addedWhileImporting, checkRows, formulaTaken, type FormulaImportOptions, type IngredientImportOptions } from "../import-rules.ts";
+import { formulaUpdatedEvent } from "../../domain/formula-writes.ts";
 import { saveFormula } from "./admin-changes.ts";
 import { formulaExists } from "./formulas.ts";
 import { insertIngredient, recordPriceChange } from "./ingredient-changes.ts";
-import { holdOutbox, recordEvents } from "./events.ts";
+import { holdOutbox, recordEvent, recordEvents } from "./events.ts";
 import { addedEvent, type Actor } from "../../domain/ingredient-events.ts";
 import { updatedFields } from "../../domain/ingredient-update.ts";
 import type { PriceSource } from "../price-history.ts";
@@ -96,7 +97,7 @@ async function updateIngredient(sql: SQL, actor: Actor, row: IngredientRow, even
  * Write validated formulas inside the caller's transaction, priced from the ingredients as they are in it.
  * @example await writeFormulaImport(tx, 1, readFormulaFile(text), { replace: false, now })
  */
-export async function writeFormulaImport(sql: SQL, workspaceId: number, formulas: readonly FileFormula[], options: { replace: boolean; now: string }): Promise<FormulaDetail[]> {
+export async function writeFormulaImport(sql: SQL, workspaceId: number, formulas: readonly FileFormula[], options: FormulaImportOptions): Promise<FormulaDetail[]> {
   const ingredients = new Map((await listIngredientDetails(sql, workspaceId)).map((i) => [i.name, i]));
   const built: FormulaDetail[] = [];
   for (const f of formulas) {
@@ -104,7 +105,10 @@ export async function writeFormulaImport(sql: SQL, workspaceId: number, formulas
     if (!options.replace && (await formulaExists(sql, workspaceId, detail.id))) throw formulaTaken(f, detail.id);
     built.push(detail);
   }
-  for (const detail of built) await saveFormula(sql, workspaceId, detail);
+  for (const detail of built) {
+    await saveFormula(sql, workspaceId, detail);
+    if (options.events) await recordEvent(sql, formulaUpdatedEvent({ workspaceId, keyId: null, now: options.now }, detail));
+  }
   return built;
 }
 
@@ -115,6 +119,6 @@ export async function importIngredients(sql: SQL, workspaceId: number, text: str
 }
 
 /** The whole `import formulas`. @example await importFormulas(sql, 1, readFormulaFile(text), { replace: false, now }) */
-export async function importFormulas(sql: SQL, workspaceId: number, formulas: readonly FileFormula[], options: { replace: boolean; now: string }): Promise<FormulaDetail[]> {
+export async function importFormulas(sql: SQL, workspaceId: number, formulas: readonly FileFormula[], options: FormulaImportOptions): Promise<FormulaDetail[]> {
   return writeTransaction(sql, (tx) => writeFormulaImport(tx, workspaceId, formulas, options));
 }
