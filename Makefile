@@ -18,14 +18,15 @@ DEPS := node_modules/.installed
 EXE := dist/feedbase
 SOURCES := $(shell find src cli -type f 2>/dev/null) package.json
 # Bytecode: the embedded program is stored precompiled (ESM is what --bytecode takes with top-level await), so a start skips parsing it.
-COMPILE := $(BUN) build cli/main.ts --compile --bytecode --format=esm --no-compile-autoload-dotenv --no-compile-autoload-bunfig
+# The solver pool's worker is a second entry point: inside the executable it is ./src/optimize/pool-worker.ts (src/optimize/pool.ts).
+COMPILE := $(BUN) build cli/main.ts src/optimize/pool-worker.ts --compile --bytecode --format=esm --no-compile-autoload-dotenv --no-compile-autoload-bunfig
 VERSION := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' package.json | head -1)
 # The packaged executable: the same program compiled onto a Bun runtime without its symbol table
 # (stripping the compiled file afterwards would cut off the program embedded in it).
 RELEASE_EXE := dist/release/feedbase
 STRIPPED_BUN := .tools/bun-$(BUN_VERSION)-stripped
 DEB := dist/feedbase_$(VERSION)_amd64.deb
-DEB_INPUTS := $(wildcard deploy/debian/* deploy/*.service deploy/*.timer deploy/prometheus/*.yml) deploy/feedbase.env deploy/litestream.yml README.md
+DEB_INPUTS := $(wildcard deploy/debian/* deploy/*.service deploy/*.timer deploy/prometheus/*.yml) deploy/feedbase.env deploy/litestream.yml README.md $(wildcard docs/*.md docs/verify/*)
 
 # Debian tools for the package and the tests, installed when missing as bench/run.ts installs wrk
 # (runners are root): `$(call need,COMMAND,PACKAGE)`; an empty package list is refreshed once on failure.

@@ -26,6 +26,7 @@ import { NO_OPTIONS, optimizeFormula, type FormulaToOptimize } from "../src/opti
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { solveLeastCost } from "../src/optimize/solve.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
+import { solveInProcess } from "../src/optimize/tasks.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { listIngredientDetails, type IngredientDetail } from "../src/store/ingredients.ts";
@@ -70,6 +71,7 @@ export function largeFormula(): { formula: FormulaToOptimize; lookup: (name: str
     category: "Bench",
     price: Math.round((100 + next() * 1400) * 100) / 100,
     inStock: true,
+    co2e: null,
     nutrients: Object.fromEntries(keys.map((k) => [k, Math.round(next() * 6000) / 100])),
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
@@ -127,10 +129,10 @@ async function worklistFigures(highs: Highs, tmp: string): Promise<OptimizeBench
     const ingredients = new Map(listIngredientDetails(db, 1).map((i) => [i.name, i]));
     const lookup = (name: string) => ingredients.get(name) ?? null;
     const totalMs: number[] = [];
-    let items = await savingsWorklist(highs, formulas, lookup);
+    let items = await savingsWorklist(solveInProcess, formulas, lookup);
     for (let i = 0; i < SOLVES.worklist; i++) {
       const started = performance.now();
-      items = await savingsWorklist(highs, formulas, lookup);
+      items = await savingsWorklist(solveInProcess, formulas, lookup);
       totalMs.push(performance.now() - started);
     }
     const single = formulas.map((f) => timed(1, () => optimizeFormula(highs, f, lookup, NO_OPTIONS))[0]!);

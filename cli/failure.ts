@@ -5,6 +5,7 @@
 import { InvalidArgumentError } from "commander";
 import { ConflictError, NotFoundError, ValidationError } from "../src/domain/errors.ts";
 import { DataFileError, isStorageFull } from "../src/store/db.ts";
+import { SolverFailure } from "../src/optimize/solver-errors.ts";
 import type { Io } from "./io.ts";
 
 /** A refused action: one line on stderr, exit 1. @example throw new CliFailure("Webhook not found: wh_x") */
@@ -25,7 +26,8 @@ export function reportFailure(error: unknown, io: Io): number {
     error instanceof DataFileError ||
     error instanceof NotFoundError ||
     error instanceof ConflictError ||
-    error instanceof ValidationError;
+    error instanceof ValidationError ||
+    error instanceof SolverFailure;
   const message = known
     ? (error as Error).message
     : (error as Error | undefined)?.name === "PostgresError"

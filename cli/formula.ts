@@ -1,7 +1,10 @@
 import type { Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
+import { registerFormulaFrontier } from "./formula-frontier.ts";
 import { registerFormulaOptimize } from "./formula-optimize.ts";
 import { registerFormulaShow } from "./formula-show.ts";
+import { registerFormulaBatch } from "./formula-batch.ts";
+import { registerFormulaSweep } from "./formula-sweep.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
@@ -50,6 +53,9 @@ export function registerFormula(program: Command, io: Io): void {
   );
 
   registerFormulaOptimize(group, io);
+  registerFormulaBatch(group, io);
+  registerFormulaSweep(group, io);
+  registerFormulaFrontier(group, io);
 
   withExamples(
     group

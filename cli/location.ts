@@ -6,6 +6,7 @@
 import { Option, type Command } from "commander";
 import type { DataLocation } from "../src/store/location.ts";
 import { isPostgresUrl, redactUrl } from "../src/store/pg/url.ts";
+import { withPassword } from "./database-password.ts";
 import { CliFailure, UsageError } from "./failure.ts";
 
 /** Commands whose `--data` is not "the data to work on" (copy-to reads it and writes a URL it is given). */
@@ -18,22 +19,25 @@ const OWN_TARGET = new Set(["copy-to"]);
  * environment: the command line wins, as for every option. The URL is shown only redacted.
  * @example addDatabaseOption(program)
  */
-export function addDatabaseOption(program: Command): void {
+export function addDatabaseOption(program: Command, warn: (line: string) => void): void {
   const walk = (command: Command) => {
     if (command.options.some((o) => o.long === "--data") && !OWN_TARGET.has(command.name())) {
       command.addOption(
-        new Option("--database <url>", "work on this PostgreSQL database instead of an SQLite file (postgres://user:password@host:5432/name; the password is never printed)").env(
+        new Option("--database <url>", "work on this PostgreSQL database instead of an SQLite file (postgres://user@host:5432/name; the password is never printed)").env(
           "FEEDBASE_DATABASE_URL",
         ),
+      );
+      command.addOption(
+        new Option("--database-password-file <file>", "the --database password, read from this file (one line): kept out of ps").env("FEEDBASE_DATABASE_PASSWORD_FILE"),
       );
     }
     command.commands.forEach(walk);
   };
   walk(program);
-  program.hook("preAction", (_program, action) => checkDatabaseOption(action));
+  program.hook("preAction", (_program, action) => checkDatabaseOption(action, warn));
 }
 
-function checkDatabaseOption(command: Command): void {
+function checkDatabaseOption(command: Command, warn: (line: string) => void): void {
   const url = command.getOptionValue("database") as string | undefined;
   if (url === undefined) return;
   const dataFrom = command.getOptionValueSource("data");
@@ -47,6 +51,8 @@ function checkDatabaseOption(command: Command): void {
     return;
   }
   if (!isPostgresUrl(url)) throw new UsageError(`--database must be a postgres:// or postgresql:// URL, not ${redactUrl(url)}`);
+  const passwordFile = command.getOptionValue("databasePasswordFile") as string | undefined;
+  command.setOptionValueWithSource("database", withPassword(url, { passwordFile, urlOnCommandLine: urlFrom === "cli", warn }), urlFrom);
 }
 
 /**
@@ -72,5 +78,5 @@ export function locationName(location: DataLocation): string {
  */
 export function refuseOnPostgres(command: string, opts: { data: string; database?: string | undefined }, instead: string): void {
   if (opts.database === undefined) return;
-  throw new CliFailure(`${command} works on SQLite data files; for the PostgreSQL database ${redactUrl(opts.database)} use ${instead} (README: Backups on PostgreSQL)`);
+  throw new CliFailure(`${command} works on SQLite data files; for the PostgreSQL database ${redactUrl(opts.database)} use ${instead} (docs/postgresql.md: Backups on PostgreSQL)`);
 }

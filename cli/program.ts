@@ -50,7 +50,7 @@ export async function buildProgram(io: Io, argv: readonly string[] = []): Promis
   const named = argv[0] !== undefined && Object.hasOwn(GROUPS, argv[0]) ? [argv[0]] : Object.keys(GROUPS);
   for (const register of await Promise.all(named.map((name) => GROUPS[name]!()))) register(program, io);
   addOwnerOption(program);
-  addDatabaseOption(program);
+  addDatabaseOption(program, (line) => io.err(line + "\n"));
   // Every subcommand exits like the program: asked-for help is 0, any usage error 2.
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { solverRuntime } from "../src/optimize/runtime.ts";
+import { solveInProcess } from "../src/optimize/tasks.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
@@ -67,7 +67,7 @@ export function registerReport(program: Command, io: Io): void {
           return withData(opts, async ({ store, workspace }) => {
             const ws = (await workspace()).id;
             const ingredients = new Map((await store.listIngredientDetails(ws)).map((i) => [i.name, i]));
-            const items = await savingsWorklist(await solverRuntime(), await store.listFormulaDetails(ws), (name) => ingredients.get(name) ?? null);
+            const items = await savingsWorklist(solveInProcess, await store.listFormulaDetails(ws), (name) => ingredients.get(name) ?? null);
             if (opts.json) return printDocument(io, items);
             io.out(`Least-cost reformulation at today's prices: ${items.filter((i) => (i.saving?.perBatch ?? 0) > 0).length} of ${items.length} formulas can be made cheaper\n`);
             printRows(

@@ -1,6 +1,6 @@
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
-import { PortInUseError, startService } from "../src/service.ts";
+import { DEFAULT_SOLVE_TIMEOUT_MS, PortInUseError, startService } from "../src/service.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
 import { dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
@@ -26,6 +26,15 @@ interface ServeOptions {
   accessLog: boolean;
   metrics?: boolean;
   metricsTokenFile?: string;
+  solveTimeout: number;
+  solveWorkers?: number;
+}
+
+/** `--solve-timeout`: seconds, decimals allowed, 0.1 to 600 (to milliseconds). */
+function secondsOption(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.1 || seconds > 600) throw new InvalidArgumentError("--solve-timeout must be a number of seconds from 0.1 to 600");
+  return Math.round(seconds * 1000);
 }
 
 /** A file named by an option; a missing or unreadable one is refused in one line. */
@@ -94,6 +103,13 @@ export function registerServe(program: Command, io: Io): void {
     )
     .addOption(new Option("--metrics [on|off]", "serve Prometheus metrics at GET /metrics").env("FEEDBASE_METRICS").argParser(onOff("--metrics")))
     .addOption(new Option("--metrics-token-file <file>", "with --metrics: answer only Authorization: Bearer <the file's token>").env("FEEDBASE_METRICS_TOKEN_FILE"))
+    .addOption(
+      new Option("--solve-timeout <seconds>", "time limit of one solve (optimize, one formula of the worklist): past it the request gets 503 and the solver worker is replaced")
+        .env("FEEDBASE_SOLVE_TIMEOUT")
+        .default(DEFAULT_SOLVE_TIMEOUT_MS, String(DEFAULT_SOLVE_TIMEOUT_MS / 1000))
+        .argParser(secondsOption),
+    )
+    .addOption(new Option("--solve-workers <n>", "solver worker threads (default: one per core but one, at least 1)").env("FEEDBASE_SOLVE_WORKERS").argParser(intInRange("--solve-workers", 1, 64)))
     .action(
       async (opts: ServeOptions) => {
         const data = dataLocation(opts);
@@ -108,8 +124,9 @@ export function registerServe(program: Command, io: Io): void {
         if (opts.metricsTokenFile !== undefined && !opts.metrics) throw new CliFailure("--metrics-token-file goes with --metrics");
         const metrics = opts.metrics ? { token: opts.metricsTokenFile === undefined ? null : readToken(opts.metricsTokenFile) } : undefined;
         const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
+        const solver = { timeoutMs: opts.solveTimeout, ...(opts.solveWorkers ? { workers: opts.solveWorkers } : {}) };
         const service = await start(
-          { data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
+          { data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, solver, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
           opts,
         );
         service.logger.log("info", "listening", { url: service.url.href, data: locationName(data) });
@@ -123,6 +140,8 @@ export function registerServe(program: Command, io: Io): void {
           accessLog: opts.accessLog,
           metrics: opts.metrics ?? false,
           metricsTokenFile: opts.metricsTokenFile ?? null,
+          solveTimeoutMs: opts.solveTimeout,
+          solveWorkers: opts.solveWorkers ?? null,
         });
         let stopping = false;
         const stop = async () => {

@@ -8,6 +8,7 @@ import { pingJson, registerWebhookTools, reportPing } from "./webhook-tools.ts";
 import { dataOption, intInRange, oneOf, printRows, suppliedSecret, withData, withExamples, workspaceOption, jsonOption } from "./common.ts";
 import { CliFailure, UsageError } from "./failure.ts";
 import type { Io } from "./io.ts";
+import { checkWebhookUrl } from "../src/webhooks/url-rules.ts";
 
 /**
  * `--retry-schedule` with env `FEEDBASE_RETRY_SCHEDULE`, for `serve`: a test knob, harmless in production.
@@ -36,11 +37,9 @@ function parseEvents(value: string): EventType[] {
 }
 
 function requireHttpUrl(text: string): string {
-  const url = URL.canParse(text) ? new URL(text) : null;
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new UsageError(`Webhook URL must be an absolute http:// or https:// URL, got ${text}`);
-  }
-  return url.href;
+  const checked = checkWebhookUrl(text);
+  if ("problem" in checked) throw new UsageError(checked.problem);
+  return checked.url;
 }
 
 const secretFileHelp = "read the secret from this file (default: env FEEDBASE_WEBHOOK_SECRET, else a new one is generated)";

@@ -2,8 +2,9 @@ import type { Database } from "bun:sqlite";
 import { systemClock, type Clock } from "./domain/time.ts";
 import { routes } from "./http/routes/index.ts";
 import { createFetch } from "./http/app.ts";
+import { appCaches } from "./http/app-caches.ts";
 import { startHttpServer } from "./http/server.ts";
-import { SOLVER_WASM, solverRuntime } from "./optimize/runtime.ts";
+import { defaultPoolSize, SolverPool } from "./optimize/pool.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startHeapTrim } from "./heap-trim.ts";
 import type { DataLocation } from "./store/location.ts";
@@ -14,8 +15,12 @@ import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
 import { ServiceMetrics } from "./metrics/service-metrics.ts";
 import { metricsEndpoint } from "./metrics/endpoint.ts";
 
-/** How long after the start the solver is compiled: past the first requests of a fresh start. */
+/** How long after the start the solver workers are started: past the first requests of a fresh start. */
 const SOLVER_WARM_DELAY_MS = 1_000;
+/** `serve --solve-timeout`'s default: a formula of hundreds of rows solves in well under a second. */
+export const DEFAULT_SOLVE_TIMEOUT_MS = 5_000;
+/** Solves that may wait for a worker, per worker; beyond it a solve is refused (503). */
+const QUEUE_PER_WORKER = 32;
 
 export interface ServiceOptions {
   /** Where the data lives: an SQLite file (created if missing) or a PostgreSQL database. */
@@ -35,6 +40,8 @@ export interface ServiceOptions {
   metrics?: { token: string | null };
   /** SQLite: fold the price log after this long without a write (default 2 s; tests shorten it). */
   foldQuietMs?: number;
+  /** The solver pool (docs/decisions.md#solver-pool): time limit per solve, workers, queue bound. */
+  solver?: { timeoutMs?: number; workers?: number; maxQueue?: number };
 }
 
 export interface RunningService {
@@ -71,7 +78,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const store: ServedStore =
     options.data.kind === "sqlite" ? openSqliteStore(options.data.path, deps) : await (await import("./service/postgres.ts")).openPostgresStore(options.data.url, deps);
   const { readiness } = store;
-  if (options.metrics) recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness, writesWaiting: store.writesWaiting });
+  const caches = appCaches();
+  const workers = options.solver?.workers ?? defaultPoolSize();
+  const pool = new SolverPool({
+    size: workers,
+    timeoutMs: options.solver?.timeoutMs ?? DEFAULT_SOLVE_TIMEOUT_MS,
+    maxQueue: options.solver?.maxQueue ?? QUEUE_PER_WORKER * workers,
+    logger,
+  });
+  if (options.metrics) recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness, writesWaiting: store.writesWaiting, cacheBytes: caches.bytes });
   const fetch = createFetch({
     routes,
     backend: store.backend,
@@ -83,6 +98,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     clock,
     version: store.version,
     readiness,
+    caches,
+    solver: pool,
     ...(recorder ? { metrics: { recorder, endpoint: metricsEndpoint(recorder, options.metrics!.token) } } : {}),
     ...(options.accessLog !== undefined ? { accessLog: options.accessLog } : {}),
   });
@@ -91,18 +108,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     server = startHttpServer({ fetch, host: options.host, port: options.port, ...(options.tls ? { tls: options.tls } : {}) });
   } catch (error) {
     // Nothing may go on without the server: no delivery from a process that could not listen.
+    pool.close();
     await store.close();
     if ((error as { code?: string }).code === "EADDRINUSE") throw new PortInUseError(options.port);
     throw error;
   }
-  // Compile the solver soon, so the first optimization does not wait the ~0.1 s it takes, but after
-  // the start: the first answers do not wait for it either.
-  const warmSolver = setTimeout(() => {
-    solverRuntime().then(
-      (highs) => logger.log("info", "solver ready", { highs: highs.version.string, wasm: SOLVER_WASM }),
-      (error) => logger.log("error", "solver failed to load", { error: String(error) }),
-    );
-  }, SOLVER_WARM_DELAY_MS);
+  // Start the solver workers soon, so the first optimization does not wait the ~0.1 s each takes to
+  // compile HiGHS, but after the start: the first answers do not wait for them either.
+  const warmSolver = setTimeout(() => pool.start(), SOLVER_WARM_DELAY_MS);
   warmSolver.unref();
   const stopHeapTrim = startHeapTrim();
   const url = new URL(server.url.href);
@@ -116,6 +129,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       clearTimeout(warmSolver);
       stopHeapTrim();
       await server.stop();
+      pool.close();
       await store.close();
       logger.flush();
     },

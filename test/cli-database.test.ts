@@ -11,6 +11,7 @@ import { cli, tempDir } from "./helpers/harness.ts";
 
 const SECRET = "s3cret-never-shown";
 const PG_URL = `postgres://mill:${SECRET}@127.0.0.1:1/feedbase`;
+const PASSWORD_WARNING = "warning: the password in --database is visible to every user of this machine (ps); set FEEDBASE_DATABASE_URL or use --database-password-file instead";
 
 function commands(command: Command): Command[] {
   return [command, ...command.commands.flatMap(commands)];
@@ -61,9 +62,47 @@ describe("--database", () => {
       // Nobody listens on port 1: the failure shows the command went to PostgreSQL, and names it without the password.
       const onPg = await cli(["key", "list", "--database", PG_URL], { env: { FEEDBASE_DATA: tmp.dataPath } });
       expect(onPg.code).toBe(1);
-      expect(onPg.stderr).toStartWith("error: Cannot use PostgreSQL at postgres://mill:***@127.0.0.1:1/feedbase: ");
+      const [warning, error, ...more] = onPg.stderr.trimEnd().split("\n");
+      expect(warning).toBe(PASSWORD_WARNING);
+      expect(error).toStartWith("error: Cannot use PostgreSQL at postgres://mill:***@127.0.0.1:1/feedbase: ");
+      expect(more).toEqual([]);
       expect(onPg.stderr).not.toContain(SECRET);
-      expect(onPg.stderr.trimEnd().split("\n")).toHaveLength(1);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test("issue 29: an unparsable URL is one usage line (exit 2), no stack trace, no password", async () => {
+    const r = await cli(["key", "list", "--database", `postgres://fb:${SECRET}@[::1:1/db`]);
+    expect(r).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "error: --database is not a valid URL (postgres://***): write it as postgres://user@host:5432/name, an IPv6 host in brackets\n",
+    });
+  });
+
+  test("issue 29: the password can stay out of ps: from FEEDBASE_DATABASE_URL without a word, or from --database-password-file (env FEEDBASE_DATABASE_PASSWORD_FILE); on the command line it is taken with a warning", async () => {
+    const tmp = tempDir();
+    try {
+      const file = `${tmp.dir}/pg-password`;
+      await Bun.write(file, `${SECRET}\n`);
+      const bare = "postgres://mill@127.0.0.1:1/feedbase";
+      // Nobody listens on port 1: the failure names the URL the command connected with, its password hidden.
+      const oneLine = (r: { code: number; stderr: string }) => ({ code: r.code, lines: r.stderr.trimEnd().split("\n").map((l) => l.replace(/(feedbase): .*$/, "$1: …")) });
+      const refused = { code: 1, lines: ["error: Cannot use PostgreSQL at postgres://mill:***@127.0.0.1:1/feedbase: …"] };
+      expect(oneLine(await cli(["key", "list", "--database", bare, "--database-password-file", file]))).toEqual(refused);
+      expect(oneLine(await cli(["key", "list", "--database", bare], { env: { FEEDBASE_DATABASE_PASSWORD_FILE: file } }))).toEqual(refused);
+      expect(oneLine(await cli(["key", "list"], { env: { FEEDBASE_DATABASE_URL: PG_URL } }))).toEqual(refused);
+      // Without the file, the same URL has no password at all.
+      expect(oneLine(await cli(["key", "list", "--database", bare]))).toEqual({ code: 1, lines: ["error: Cannot use PostgreSQL at postgres://mill@127.0.0.1:1/feedbase: …"] });
+      expect((await cli(["key", "list", "--database", PG_URL])).stderr).toStartWith(PASSWORD_WARNING + "\n");
+
+      const twice = await cli(["key", "list", "--database", PG_URL, "--database-password-file", file]);
+      expect(twice).toEqual({ code: 2, stdout: "", stderr: "error: --database postgres://mill:***@127.0.0.1:1/feedbase holds a password and --database-password-file gives another: give it once\n" });
+      await Bun.write(file, "");
+      expect((await cli(["key", "list", "--database", bare, "--database-password-file", file])).stderr).toBe(`error: --database-password-file ${file} is empty\n`);
+      const missing = await cli(["key", "list", "--database", bare, "--database-password-file", `${tmp.dir}/nope`]);
+      expect({ code: missing.code, stderr: missing.stderr }).toEqual({ code: 1, stderr: `error: Cannot read --database-password-file ${tmp.dir}/nope: ENOENT\n` });
     } finally {
       tmp.cleanup();
     }
@@ -73,7 +112,8 @@ describe("--database", () => {
     const backup = await cli(["backup", "copy.db", "--database", PG_URL]);
     expect(backup.code).toBe(1);
     expect(backup.stderr).toBe(
-      'error: backup works on SQLite data files; for the PostgreSQL database postgres://mill:***@127.0.0.1:1/feedbase use pg_dump --format=custom --file=feedbase.dump "$FEEDBASE_DATABASE_URL" (README: Backups on PostgreSQL)\n',
+      PASSWORD_WARNING +
+        '\nerror: backup works on SQLite data files; for the PostgreSQL database postgres://mill:***@127.0.0.1:1/feedbase use pg_dump --format=custom --file=feedbase.dump "$FEEDBASE_DATABASE_URL" (docs/postgresql.md: Backups on PostgreSQL)\n',
     );
     const restore = await cli(["restore", "copy.db"], { env: { FEEDBASE_DATABASE_URL: PG_URL } });
     expect(restore.code).toBe(1);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
@@ -24,6 +24,10 @@ const FILES: Record<string, string> = {
   "usr/share/doc/feedbase/examples/litestream.yml": "-rw-r--r--",
   "usr/share/doc/feedbase/examples/prometheus.yml": "-rw-r--r--",
   "usr/share/lintian/overrides/feedbase": "-rw-r--r--",
+  // The guides the README links, and the verification scripts they link, as in the source tree.
+  ...Object.fromEntries(
+    [...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")), ...readdirSync(join(ROOT, "docs/verify")).map((f) => `verify/${f}`)].map((f) => [`usr/share/doc/feedbase/docs/${f}`, "-rw-r--r--"]),
+  ),
 };
 const UNITS = Object.keys(FILES).filter((f) => f.startsWith("lib/systemd/system/"));
 

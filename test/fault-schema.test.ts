@@ -44,7 +44,7 @@ describe("schema versions", () => {
       const old = KNOWN - 1;
       const db = new Database(tmp.dataPath);
       db.run("PRAGMA journal_mode = WAL");
-      // A placeholder step (nothing to do on SQLite) is no statement: bun:sqlite refuses to run it.
+      // A placeholder step (nothing to do on SQLite) has no statement to run.
       for (let version = 0; version < old; version++) if (!isPlaceholder(MIGRATIONS[version]!)) db.run(MIGRATIONS[version]!);
       db.run(`PRAGMA user_version = ${old}`);
       db.run("INSERT INTO ingredients (workspace_id, name, category, price, in_stock, nutrients, nutrient_count, created_at, updated_at) VALUES (1, 'Old maize', 'Cereals', 200, 1, '{}', 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')");

@@ -62,4 +62,31 @@ describe("Unicode in names", () => {
       await t.stop();
     }
   }, 30_000);
+
+  test("issue 29: bidirectional overrides and zero-width characters are refused like control characters, naming the code point, over the API and on import", async () => {
+    const t = await startTestServer();
+    try {
+      const key = t.key({ write: true });
+      const post = async (body: Record<string, unknown>) => {
+        const res = await t.request("POST", "/v1/ingredients", { key, body });
+        return { status: res.status, message: ((await res.json()) as { message: string }).message };
+      };
+      const why = "zero-width and bidirectional formatting characters make different names look alike";
+      for (const [char, point] of [["\u202e", "U+202E"], ["\u202a", "U+202A"], ["\u2066", "U+2066"], ["\u2069", "U+2069"], ["\u200b", "U+200B"], ["\u200d", "U+200D"], ["\u200f", "U+200F"], ["\ufeff", "U+FEFF"], ["\u2060", "U+2060"]] as const) {
+        expect(await post({ name: `Mai${char}ze`, price: 1 })).toEqual({ status: 400, message: `name must not contain ${point}: ${why}` });
+      }
+      expect(await post({ name: "Maize", category: "Cere\u200bals", price: 1 })).toEqual({ status: 400, message: `category must not contain U+200B: ${why}` });
+      expect(await post({ name: "Maize", price: 1, nutrients: { "C\u200bP": 1 } })).toEqual({ status: 400, message: `nutrient keys must not contain U+200B: ${why}` });
+      // Visible text around them stays allowed: accents, other scripts, emoji without joiners.
+      expect((await post({ name: "Ma\u00efs \u7389\u7c73 \u05ea\u05d9\u05e8\u05e1 \ud83c\udf3d", price: 1 })).status).toBe(201);
+
+      const file = join(t.dataPath, "..", "look-alike.csv");
+      await Bun.write(file, "name,category,price,inStock\nBar\u202eley,Cereals,214,true\n");
+      const imported = await cli(["import", "ingredients", file, "--data", t.dataPath]);
+      expect(imported.code).toBe(1);
+      expect(imported.stderr).toContain(`name must not contain U+202E: ${why}`);
+    } finally {
+      await t.stop();
+    }
+  }, 30_000);
 });

@@ -58,10 +58,10 @@ describe("make run on a new data file", () => {
       expect(weeks).toBeGreaterThanOrEqual(12);
       expect(results.get("GET /v1/formulas/broiler-starter/cost")!.body.data).toMatchObject({ id: "broiler-starter" });
       expect(results.get("GET /v1/reports/cost-changes")!.body.count).toBeGreaterThan(0);
-      // The README's history and cost examples work against the demo as printed.
+      // The integrator guide's history and cost examples work against the demo as printed.
       const readKey = /X-API-Key: (fbk_\w+)/.exec(lines[0]!)![1]!;
-      const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-      const examples = [...readme.matchAll(/^curl -s "?\$FEEDBASE(\/v1\/(?:prices|formulas\/[^/ "]+\/cost|reports\/cost-changes)[^" ]*)"? -H "X-API-Key: \$KEY"$/gm)].map((m) => m[1]!);
+      const guide = readFileSync(join(ROOT, "docs/integrators.md"), "utf8");
+      const examples = [...guide.matchAll(/^curl -s "?\$FEEDBASE(\/v1\/(?:prices|formulas\/[^/ "]+\/cost|reports\/cost-changes)[^" ]*)"? -H "X-API-Key: \$KEY"$/gm)].map((m) => m[1]!);
       expect(examples.length).toBeGreaterThanOrEqual(7);
       for (const path of examples) {
         const res = await fetch(server.url + path, { headers: { "X-API-Key": readKey } });

@@ -1,15 +1,13 @@
 /**
  * GET /v1/formulas/:id/optimize and GET /v1/reports/savings on the demo workspace, over HTTP: the shape
  * and rounding, the query's own rules (include, price=NAME=VALUE, includeOutOfStock), out-of-stock
- * holds, infeasible formulas, caching per data generation, and a worklist that lets other requests through.
+ * holds, infeasible formulas and caching per data generation (the solver pool: test/solver-pool.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { AdminStore } from "../src/admin/ops.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { round } from "../src/domain/formula-math.ts";
 import type { OptimizeResult, SavingsItem } from "../src/schemas/optimize.ts";
-import { solverRuntime } from "../src/optimize/runtime.ts";
-import { savingsWorklist } from "../src/optimize/worklist.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
 import { openTestStore } from "./helpers/store.ts";
 
@@ -194,19 +192,5 @@ describe("GET /v1/reports/savings", () => {
       const r = await optimize(item.id);
       expect(item).toEqual({ id: item.id, name: r.name, species: expect.any(String), subcategory: expect.any(String), status: r.status, cost: r.current.cost, optimizedCost: r.optimized?.cost ?? null, saving: r.saving });
     }
-  });
-
-  test("a worklist being computed lets other work run between its solves", async () => {
-    const highs = await solverRuntime();
-    const formulas = await db.listFormulaDetails(1);
-    // The solves look ingredients up synchronously, as the server does from its own read.
-    const ingredients = new Map((await db.listIngredientDetails(1)).map((i) => [i.name, i]));
-    const order: string[] = [];
-    const worklist = savingsWorklist(highs, formulas, (name) => ingredients.get(name) ?? null).then(() => order.push("worklist"));
-    // Queued after the worklist's first solve: it runs before the worklist ends only if the worklist yields.
-    setImmediate(() => order.push("other request"));
-    await worklist;
-    expect(formulas.length).toBeGreaterThan(2);
-    expect(order).toEqual(["other request", "worklist"]);
   });
 });

@@ -8,7 +8,7 @@ import type { Highs } from "highs";
 import { seedDemo } from "../src/demo/seed.ts";
 import { BASIS, solveLp } from "../src/optimize/lp.ts";
 import { activity, buildProblem, costPerTon, inMix, ratioCoefficients, type Candidate, type LeastCostProblem, type Row } from "../src/optimize/model.ts";
-import { candidatesOf, NO_OPTIONS } from "../src/optimize/result.ts";
+import { candidatesOf, NO_OPTIONS, optimizeFormula } from "../src/optimize/result.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { sensitivityOf } from "../src/optimize/sensitivity.ts";
 import { lpOf, solveLeastCost } from "../src/optimize/solve.ts";
@@ -443,5 +443,79 @@ describe("single-limit repairs", () => {
     const named_ = outcome.conflicts.map((c) => `${c.limit.kind === "nutrient" ? c.limit.key : "?"} ${c.bound} ${c.alone}`);
     expect(named_).toContain("CP min true");
     expect(named_).toContain("Met max true");
+  });
+});
+
+describe("ranges shown inward", () => {
+  /** The problem with ratio row r at limit v and every row binding at the optimum fixed at its bound. */
+  function sameLimitsBind(problem: LeastCostProblem, binding: { r: number; bound: "min" | "max" }[], r: number, bound: "min" | "max", v: number): LeastCostProblem {
+    let fixed = movedLimit(problem, r, bound, v);
+    for (const b of binding) {
+      const row = fixed.rows[b.r]!;
+      fixed = withRow(fixed, b.r, b.bound === "min" ? { upper: row.lower } : { lower: row.upper });
+    }
+    return fixed;
+  }
+
+  test("a ratio limit's validFrom..validTo: at points inside, an optimum (GLPK) has every limit that binds now still binding", async () => {
+    let checked = 0;
+    let wide = 0;
+    for (const { label, problem } of named) {
+      const { solution, sensitivity } = solved(problem);
+      const binding = problem.rows.flatMap((row, r): { r: number; bound: "min" | "max" }[] => {
+        if (r === 0 || row.lower === row.upper) return [];
+        const status = solution.rowStatus[r];
+        return status === BASIS.lower ? [{ r, bound: "min" }] : status === BASIS.upper ? [{ r, bound: "max" }] : [];
+      });
+      for (const s of sensitivity.shadowPrices) {
+        if (s.limit.kind !== "ratio") continue;
+        const scale = Math.max(1, Math.abs(s.value));
+        const from = s.validFrom ?? s.value - 10 * scale;
+        const to = s.validTo ?? s.value + 10 * scale;
+        expect({ label, row: s.row, ordered: from <= s.value + 1e-9 && s.value <= to + 1e-9 }).toEqual({ label, row: s.row, ordered: true });
+        for (const v of [s.value + (to - s.value) / 2, s.value - (s.value - from) / 2, to - (to - s.value) * 1e-3, from + (s.value - from) * 1e-3]) {
+          const free = await glpkOptimum(movedLimit(problem, s.row, s.bound, v));
+          const held = await glpkOptimum(sameLimitsBind(problem, binding, s.row, s.bound, v));
+          const same = free !== null && held !== null && Math.abs(held - free) <= 1e-6 * Math.max(1, Math.abs(free));
+          expect({ label, row: s.row, v, same }).toEqual({ label, row: s.row, v, same: true });
+        }
+        checked++;
+        if (s.validFrom !== null && s.validTo !== null && s.validFrom < s.value - 1e-6 && s.validTo > s.value + 1e-6) wide++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    // Not only points: most ranges reach both ways.
+    expect(wide).toBeGreaterThan(checked / 3);
+  });
+
+  test("every range shown lies inside the true one: validFrom and priceLow rounded up (priceLow never below 0), validTo, priceHigh and entersBelow down", () => {
+    let ends = 0;
+    for (const { label, problem, constraints } of named.filter((n) => n.label.startsWith("demo"))) {
+      const { sensitivity } = solved(problem);
+      const lookup = (name: string) => {
+        const c = problem.candidates.find((k) => k.name === name);
+        return c ? { name, category: "x", price: c.price, inStock: !c.held, nutrients: c.nutrients } as never : null;
+      };
+      const result = optimizeFormula(highs, { id: label, name: label, batchSize: 1000, ingredients: [], constraints }, lookup, { ...NO_OPTIONS, include: problem.candidates.map((c) => c.name) });
+      const shown = [...result.shadowPrices.nutrients, ...result.shadowPrices.ingredients, ...result.shadowPrices.ratios];
+      expect(shown.length).toBe(sensitivity.shadowPrices.length);
+      sensitivity.shadowPrices.forEach((s, k) => {
+        const { validFrom, validTo } = shown[k]!;
+        if (validFrom !== null) expect({ label, k, inside: validFrom >= (s.validFrom ?? -Infinity) - 1e-9 && validFrom <= s.value }).toEqual({ label, k, inside: true });
+        if (validTo !== null) expect({ label, k, inside: validTo <= (s.validTo ?? Infinity) + 1e-9 && validTo >= s.value }).toEqual({ label, k, inside: true });
+        ends += 2;
+      });
+      for (const g of result.ranging) {
+        const j = problem.candidates.findIndex((c) => c.name === g.name);
+        const [low, high] = [sensitivity.priceLow[j]!, sensitivity.priceHigh[j]!];
+        expect({ label, g: g.name, inside: g.priceLow >= 0 && g.priceLow >= (low ?? -Infinity) - 1e-9 && (g.priceHigh === null ? high === null : g.priceHigh <= high! + 1e-9) }).toEqual({ label, g: g.name, inside: true });
+      }
+      for (const e of result.excluded) {
+        const j = problem.candidates.findIndex((c) => c.name === e.name);
+        const t = sensitivity.entersBelow[j]!;
+        expect({ label, e: e.name, inside: e.entersBelow === null ? t === null : e.entersBelow <= t! + 1e-9 }).toEqual({ label, e: e.name, inside: true });
+      }
+    }
+    expect(ends).toBeGreaterThan(50);
   });
 });

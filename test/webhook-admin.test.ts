@@ -92,6 +92,32 @@ describe("feedbase webhook add and list", () => {
     expect(r.requests[0]!.headers["x-webhook-signature"]).toBe(independentHex(secret, r.requests[0]!.bytes));
   });
 
+  test("issue 29: link-local receivers (cloud metadata) and URLs with user:pass@ are refused with a clear message; loopback and private addresses are still taken", async () => {
+    const ws = await workspace();
+    const refused = async (url: string) => {
+      const r = await feedbase(["add", url, "--workspace", ws.slug]);
+      return { code: r.code, stdout: r.stdout, stderr: r.stderr.trim() };
+    };
+    const linkLocal = "must not point to a link-local address (169.254.0.0/16, fe80::/10)";
+    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://2852039166/", "https://169.254.1.2:8443/hooks", "http://[fe80::1]/", "http://[FEBF::a:b]:9090/x", "http://[::ffff:169.254.169.254]/"]) {
+      const r = await refused(url);
+      expect({ url, code: r.code, stdout: r.stdout }).toEqual({ url, code: 2, stdout: "" });
+      expect(r.stderr).toContain(linkLocal);
+      expect(r.stderr.split("\n")).toHaveLength(1);
+    }
+    for (const url of ["https://erp:s3cret@erp.example/hooks", "http://user@127.0.0.1:9090/"]) {
+      const r = await refused(url);
+      expect({ url, code: r.code }).toEqual({ url, code: 2 });
+      expect(r.stderr).toContain("must not hold a user name or password (user:pass@)");
+      expect(r.stderr).not.toContain("s3cret");
+    }
+    // Nothing of them was stored; loopback, private and fe-but-not-link-local addresses are taken.
+    expect(await list(ws.slug)).toEqual([]);
+    for (const url of ["http://127.0.0.1:9/", "http://[::1]:9/", "http://10.0.0.5/hooks", "http://169.255.0.1/", "http://[fec0::1]/"]) {
+      expect({ url, code: (await feedbase(["add", url, "--workspace", ws.slug])).code }).toEqual({ url, code: 0 });
+    }
+  });
+
   test("a secret comes from --secret-file (trailing newline dropped) or FEEDBASE_WEBHOOK_SECRET", async () => {
     const ws = await workspace();
     const fromFile = recorder();

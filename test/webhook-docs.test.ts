@@ -5,16 +5,18 @@ import { signedHeaders } from "../src/webhooks/sign.ts";
 import { ROOT } from "./helpers/harness.ts";
 import { independentHex, independentStandard } from "./helpers/webhooks.ts";
 
-/** The value of the README vector table's row `name` (the backticked cell). */
+/** The value of the integrator guide's vector table's row `name` (the backticked cell). */
 function row(readme: string, name: string): string {
   const match = new RegExp(`^\\| ${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\| \`([^\`]+)\` \\|$`, "m").exec(readme);
-  if (!match) throw new Error(`README has no test-vector row "${name}"`);
+  if (!match) throw new Error(`docs/integrators.md has no test-vector row "${name}"`);
   return match[1]!;
 }
 
-describe("README: webhooks for integrators", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Webhooks for integrators"), readme.indexOf("## Operations"));
+describe("docs/integrators.md: webhooks for integrators", () => {
+  const guide = readFileSync(join(ROOT, "docs/integrators.md"), "utf8");
+  const start = guide.indexOf("\n## Webhooks for integrators\n");
+  const end = guide.indexOf("\n## ", start + 1);
+  const section = guide.slice(start, end === -1 ? undefined : end);
 
   test("its test vector's expected signatures are what feedbase sends and what the algorithms give", () => {
     const secret = row(section, "secret");
@@ -31,6 +33,8 @@ describe("README: webhooks for integrators", () => {
   });
 
   test("the files it points to exist", () => {
-    for (const [, path] of section.matchAll(/\]\((docs\/[^)]+)\)/g)) expect([path, existsSync(join(ROOT, path!))]).toEqual([path, true]);
+    const paths = [...section.matchAll(/\]\(((?:verify\/|[\w-]+\.md)[^)#]*)/g)].map((m) => m[1]!);
+    expect(paths.length).toBeGreaterThanOrEqual(3);
+    for (const path of paths) expect([path, existsSync(join(ROOT, "docs", path))]).toEqual([path, true]);
   });
 });

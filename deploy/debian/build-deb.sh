@@ -33,6 +33,8 @@ install -D -m 0644 "$here/feedbase.tmpfiles" "$pkg/usr/lib/tmpfiles.d/feedbase.c
 # It may name secret files (a metrics token, TLS keys): root's alone; systemd reads it before dropping to the service user.
 install -D -m 0600 "$root/deploy/feedbase.env" "$pkg/etc/feedbase/feedbase.env"
 install -D -m 0644 "$root/README.md" "$doc/README.md"
+# The README links the guides in docs/ (and they the verification scripts): they go beside it, as in the source tree.
+for guide in "$root"/docs/*.md "$root"/docs/verify/*; do install -D -m 0644 "$guide" "$doc/${guide#"$root"/}"; done
 install -m 0644 "$here/copyright" "$doc/copyright"
 install -D -m 0644 "$here/lintian-overrides" "$pkg/usr/share/lintian/overrides/feedbase"
 for example in prometheus/prometheus.yml prometheus/feedbase-alerts.yml litestream.yml; do

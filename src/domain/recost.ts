@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { costChangesResponse, formulaCostResponse } from "../schemas/history.ts";
+import type { Footprint } from "./footprint.ts";
 import { costOf, rawCost, round } from "./formula-math.ts";
 
 /** A saved composition row: `price` and `cost` as frozen at import. */
@@ -28,6 +29,8 @@ export type PriceOf = (name: string, row: SavedRow) => number;
 
 /** `data` of GET /v1/formulas/:id/cost, as its schema documents it. */
 export type FormulaCost = z.output<typeof formulaCostResponse>["data"];
+/** The recosting alone; the store adds the footprint (today's `co2e` values, not the prices'). */
+export type Recosted = Omit<FormulaCost, keyof Footprint>;
 
 /**
  * The cost of a composition at the given prices: unrounded row costs summed, then rounded to 2.
@@ -62,7 +65,7 @@ export function percentOf(part: number, whole: number): number | null {
  * A formula recosted at other prices, row by row, against its saved figures.
  * @example recost(formula, "2026-10-01T00:00:00.000Z", (name) => prices.get(name)!).change // 12.4
  */
-export function recost(f: SavedFormula, at: string, priceOf: PriceOf): FormulaCost {
+export function recost(f: SavedFormula, at: string, priceOf: PriceOf): Recosted {
   const cost = costAt(f.batchSize, f.ingredients, priceOf);
   const change = round(cost - f.totalCost, 2);
   const costPerTon = costPerTonAt(f.ingredients, priceOf);
@@ -108,7 +111,8 @@ export function costChange(
     const priceThen = then.priceOf(row.name, row);
     const priceNow = now.priceOf(row.name, row);
     if (priceNow === priceThen) continue;
-    const moved = round((row.amount / 1000) * (priceNow - priceThen), 2);
+    // The difference of the two row costs as each is shown (GET /v1/formulas/:id/cost's row change), not the cost of the price step.
+    const moved = round(costOf(row.amount, priceNow) - costOf(row.amount, priceThen), 2);
     if (moved !== 0) drivers.push({ name: row.name, priceThen, priceNow, change: moved });
   }
   drivers.sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || byBytes(a.name, b.name));

@@ -3,7 +3,7 @@ import type { Logger } from "../log.ts";
 import type { KeyAuth } from "../store/keys.ts";
 import type { Backend } from "../store/backend.ts";
 import { authenticate, type FindKey } from "./auth.ts";
-import { ReadCache } from "./read-cache.ts";
+import { appCaches, type AppCaches } from "./app-caches.ts";
 import { errorBody, jsonReply, noneMatch, PreparedBody, type Reply } from "./envelope.ts";
 import { HttpError, toHttpError } from "./errors.ts";
 import { dispatch, Router } from "./router.ts";
@@ -13,6 +13,7 @@ import { rateLimitHeaders } from "./rate-limit.ts";
 import { PipelineWatch } from "./pipelining.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import type { Solver } from "../optimize/pool.ts";
 
 export interface FetchDeps {
   routes: readonly Route[];
@@ -31,20 +32,14 @@ export interface FetchDeps {
   readiness: () => Promise<string[]>;
   /** With `serve --metrics`: every answer is counted, and `GET /metrics` shows it. */
   metrics?: { recorder: ServiceMetrics; endpoint: MetricsEndpoint };
+  /** The read caches (made here when not given; the service gives its own, to show their size in metrics). */
+  caches?: AppCaches;
+  /** Where solves run (src/optimize/pool.ts). */
+  solver: Solver;
 }
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
 
-/** A cached GET's answer, kept by workspace, raw path and query for the generation it was built in. */
-interface Answered {
-  body: PreparedBody;
-  /** Finished with the request's timestamp (all but the price list and history). */
-  timed: boolean;
-  etag: boolean;
-  /** The route's template and whether it is logged, as routing would have set them. */
-  route: string;
-  quiet: boolean;
-}
 /**
  * The HTTP surface as a function. `connection` names the client's connection (address and port) when
  * the request came over a socket: writes on a connection known to wait for its answers may share a
@@ -70,9 +65,7 @@ export function createFetch(options: FetchDeps): AppFetch {
   const accessLog = options.accessLog ?? true;
   const recorder = options.metrics?.recorder ?? null;
   const endpoint = options.metrics?.endpoint ?? null;
-  const keys = new ReadCache<KeyAuth>();
-  const bodies = new ReadCache<PreparedBody>();
-  const answered = new ReadCache<Answered>();
+  const { keys, bodies, answered } = options.caches ?? appCaches();
   // Requests in the same millisecond share one timestamp string (and so one finished cached body).
   const timestampOf = timestamper();
   const pipelines = new PipelineWatch();
@@ -152,10 +145,11 @@ export function createFetch(options: FetchDeps): AppFetch {
     const seen = key !== null && (req.method === "GET" || req.method === "HEAD") ? `${key.workspaceId} ${path}?${query}` : null;
     if (seen !== null) {
       const hit = answered.peek(generation, seen);
-      if (hit) {
+      const body = hit && bodies.peek(generation, hit.bodyKey);
+      if (hit && body) {
         caller.quiet = hit.quiet;
         caller.route = hit.route;
-        return replyWith(hit.body, hit.timed ? timestampOf(now) : undefined, hit.etag, ifNoneMatch);
+        return replyWith(body, hit.timed ? timestampOf(now) : undefined, hit.etag, ifNoneMatch);
       }
     }
     const match = router.match(req.method, path);
@@ -169,8 +163,8 @@ export function createFetch(options: FetchDeps): AppFetch {
     // Only reads: their answer depends on the key's workspace alone, never on its permissions.
     const remember = seen !== null && accessOf(match.route.route) === "read" ? seen : null;
     const { quiet } = match;
-    const keep = (body: PreparedBody, timed: boolean) => {
-      if (remember !== null) answered.put(generation, remember, { body, timed, etag, route: caller.route!, quiet });
+    const keep = (bodyKey: string, timed: boolean) => {
+      if (remember !== null) answered.put(generation, remember, { bodyKey, timed, etag, route: caller.route!, quiet });
     };
     const ctx = {
       req,
@@ -183,6 +177,7 @@ export function createFetch(options: FetchDeps): AppFetch {
       cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined, etag, ifNoneMatch, keep),
       readiness: options.readiness,
       metrics: endpoint,
+      solver: options.solver,
     } as RequestContext;
     return dispatch(match.route, ctx, match.params, query);
   }
@@ -198,10 +193,10 @@ export function createFetch(options: FetchDeps): AppFetch {
     timestamp: string | undefined,
     etag: boolean,
     ifNoneMatch: string | null,
-    keep: (body: PreparedBody, timed: boolean) => void,
+    keep: (bodyKey: string, timed: boolean) => void,
   ): Reply | Promise<Reply> {
     const reply = (body: PreparedBody): Reply => {
-      keep(body, timestamp !== undefined);
+      keep(key, timestamp !== undefined);
       return replyWith(body, timestamp, etag, ifNoneMatch);
     };
     const kept = bodies.peek(generation, key);
@@ -225,7 +220,7 @@ export function createFetch(options: FetchDeps): AppFetch {
   }
 
   /** One Response with every header at once: setting headers one by one afterwards costs more than the body. */
-  function finish(reply: Reply, req: Request, path: string, requestId: string, caller: Caller, started: number): Response {
+  function finish(reply: Reply, req: Request, path: string, requestId: string, caller: Caller, started: number, waited = false): Response {
     // A 304 has no body, so no type: its headers are those of the 200 it stands for.
     const headers: Record<string, string> = reply.status === 304 ? { "X-Request-Id": requestId } : { "Content-Type": "application/json", "X-Request-Id": requestId };
     if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
@@ -238,6 +233,8 @@ export function createFetch(options: FetchDeps): AppFetch {
         status: reply.status,
         ms: Math.round((performance.now() - started) * 1000) / 1000,
         keyId: caller.key?.id ?? null,
+        // Only an answer that waited (for the database) can outlive its client; a sync one cannot, so it skips the look.
+        ...(waited && req.signal.aborted ? { sent: false } : {}),
       };
       // One line per request. A 401 for a limit looks like a revoked key to an integrator: the refusal's
       // line is a warn naming the limit, so the admin can tell which (and sees it with the access log off).
@@ -268,8 +265,8 @@ export function createFetch(options: FetchDeps): AppFetch {
     }
     if (outcome instanceof Promise) {
       return outcome.then(
-        (reply) => finish(reply, req, path, requestId, caller, started),
-        (error) => finish(failure(error, requestId, req, path), req, path, requestId, caller, started),
+        (reply) => finish(reply, req, path, requestId, caller, started, true),
+        (error) => finish(failure(error, requestId, req, path), req, path, requestId, caller, started, true),
       );
     }
     return finish(outcome, req, path, requestId, caller, started);

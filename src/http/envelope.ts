@@ -72,6 +72,11 @@ export class PreparedBody {
   readonly etag: string;
   /** `{ ETag }`, made once for every reply that carries it. */
   readonly etagHeader: Record<string, string>;
+  /**
+   * The most this can hold, for the read cache's bound: the opening, its two halves around the request
+   * time when it has one, and one finished copy (stamped or untimed), plus the tag.
+   */
+  readonly bytes: number;
 
   constructor(open: string) {
     this.opening = new Blob([open]);
@@ -79,6 +84,7 @@ export class PreparedBody {
     this.etagHeader = { ETag: this.etag };
     const slot = open.indexOf(REQUEST_TIME_JSON);
     if (slot !== -1) this.around = [new Blob([open.slice(0, slot)]), new Blob([open.slice(slot + REQUEST_TIME_JSON.length)])];
+    this.bytes = this.opening.size * (this.around ? 3 : 2) + 2 * this.etag.length + 64;
   }
 
   /** The body with no timestamp (the price list, as the spec has it). */

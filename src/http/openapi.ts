@@ -12,16 +12,19 @@ const ERROR_TEXT: Record<number, string> = {
   404: "Not found (unknown path, ingredient name or formula id; another workspace's data is not found).",
   405: "Method not allowed (see the Allow header).",
   409: "An ingredient with that name already exists.",
+  422: "The solver could not solve the problem the input makes (the message says what HiGHS reported); sending the same input again gets the same answer.",
   413: "Request body over 1 MiB.",
   500: "Internal server error (details are only in the server log, under the request id).",
-  503: "A write while the data file's disk is full (`Storage full`, nothing was written, with Retry-After); on /readyz, not ready (`failed` lists the failed checks).",
+  503: "A write while the data file's disk is full (`Storage full`, nothing was written, with Retry-After); any request behind a key while the database is down, stalled or locked (`Database unavailable`, with Retry-After; a write refused after waiting may have been stored); a solve past its time limit (`Solver time limit exceeded`) or refused because too many wait (`Solver busy: too many solves waiting`), with Retry-After; on /readyz, not ready (`failed` lists the failed checks).",
 };
 
 /** Every route's possible answers beside its own `errors`: it has an `Allow` list and can fail; one behind a key can be refused. */
 const EVERY_ROUTE = [405, 500] as const;
-const KEYED_ROUTE = [401, ...EVERY_ROUTE] as const;
-/** A write can meet a full disk (docs/decisions.md#faults). */
-const WRITE_ROUTE = [503, ...KEYED_ROUTE] as const;
+/**
+ * A keyed route reads the database (the key, then its data), so it can find it down, stalled or locked
+ * (docs/decisions.md#database-faults); a write can also meet a full disk (docs/decisions.md#faults).
+ */
+const KEYED_ROUTE = [401, 503, ...EVERY_ROUTE] as const;
 
 /**
  * Every error status a route can answer: its declared ones and those every route of its access can.
@@ -29,11 +32,11 @@ const WRITE_ROUTE = [503, ...KEYED_ROUTE] as const;
  */
 export function documentedErrors(route: Route): number[] {
   const access = accessOf(route);
-  const common = access === "open" ? EVERY_ROUTE : access === "write" ? WRITE_ROUTE : KEYED_ROUTE;
+  const common = access === "open" ? EVERY_ROUTE : KEYED_ROUTE;
   return [...new Set([...route.errors, ...common])].sort((a, b) => a - b);
 }
 
-const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "On Storage full: seconds to wait before sending the write again." };
+const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "On Storage full or Database unavailable: seconds to wait before sending the request again; on a solver refusal, before asking again." };
 
 const RATE_LIMIT_HEADERS = {
   "RateLimit-Policy": { description: 'The key\'s policy: `"default";q=<requests>;w=3600`.', schema: { type: "string" } },

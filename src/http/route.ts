@@ -4,6 +4,7 @@ import type { Reads, Writes } from "../store/backend.ts";
 import type { KeyAuth } from "../store/keys.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { Reply } from "./envelope.ts";
+import type { Solver } from "../optimize/pool.ts";
 
 /** The methods a route declares; HEAD is served by GET wherever GET is. */
 export type Method = "GET" | "POST" | "PUT";
@@ -43,6 +44,8 @@ export interface OpenContext {
   readiness(): Promise<string[]>;
   /** `GET /metrics`, or null when serve runs without --metrics. */
   metrics: MetricsEndpoint | null;
+  /** The solver pool: every HiGHS solve goes through `solver.run` (src/optimize/tasks.ts). */
+  solver: Solver;
 }
 
 /** The context of a route behind a key: the key it was called with, which scopes it to one workspace. */

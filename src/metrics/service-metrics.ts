@@ -26,6 +26,8 @@ export interface MetricsSources {
   readiness: () => Promise<string[]>;
   /** API writes waiting for the commit in flight to end (PostgreSQL's group commit); SQLite's never wait. */
   writesWaiting?: (() => number) | undefined;
+  /** Bytes each read cache holds now (src/http/app-caches.ts). */
+  cacheBytes?: (() => Record<string, number>) | undefined;
 }
 
 /**
@@ -100,6 +102,9 @@ export class ServiceMetrics {
         pending.map((p) => [[p.webhookId], p.oldest === null ? 0 : Math.max(0, (now - Date.parse(p.oldest)) / 1000)]),
       ),
       dataPath === null ? "" : fileGauges(dataPath),
+      this.sources.cacheBytes
+        ? gauge("feedbase_read_cache_bytes", "Bytes a read cache holds (bodies, answered requests, keys), each bounded (docs/operations.md).", ["cache"], Object.entries(this.sources.cacheBytes()).map(([cache, bytes]) => [[cache], bytes]))
+        : "",
       this.sources.writesWaiting ? gauge("feedbase_writes_waiting", "API writes waiting for the commit in flight to end.", [], [[[], this.sources.writesWaiting()]]) : "",
       gauge(
         "feedbase_readiness_check_failed",

@@ -2,7 +2,9 @@
  * What to relax when no mix meets the limits: an elastic re-solve in which every nutrient, inclusion
  * and ratio bound may be violated at a penalty of 1/max(|limit|, 1) per unit, while Σ x = 100, x ≥ 0
  * and out-of-stock holds stay hard. The bounds it has to move are the conflicts, each with the value
- * the relaxed mix reaches (docs/decisions.md#least-cost-formulation).
+ * the relaxed mix reaches (docs/decisions.md#least-cost-formulation). A min above a max of the same
+ * nutrient, inclusion or ratio is a conflict however little they differ: the relaxation may move such
+ * a pair by less than the solver's tolerance, and they conflict whatever the candidates.
  */
 import type { Highs } from "highs";
 import { solveLp } from "./lp.ts";
@@ -60,9 +62,10 @@ export function conflictsOf(highs: Highs, problem: LeastCostProblem): Conflict[]
   );
   if (solution.status === "infeasible") return [];
   const x = solution.x.subarray(0, n);
+  const crossed = crossedBounds(problem);
   const conflicts: Conflict[] = [];
   elastic.forEach((e, k) => {
-    if (solution.x[n + k]! <= VIOLATED * Math.max(1, Math.abs(e.value))) return;
+    if (solution.x[n + k]! <= VIOLATED * Math.max(1, Math.abs(e.value)) && !crossed.has(`${e.row} ${e.bound}`)) return;
     const limit = rows[e.row]!.limit!;
     conflicts.push({ limit, bound: e.bound, value: e.value, bestAchievable: achieved(problem, e.row, limit, x) });
   });
@@ -73,4 +76,37 @@ function achieved(problem: LeastCostProblem, r: number, limit: Limit, x: Float64
   if (limit.kind !== "ratio") return activity(problem.rows[r]!.coefficients, x);
   const denominator = nutrientLevel(problem.candidates, limit.denominator, x);
   return denominator === 0 ? null : nutrientLevel(problem.candidates, limit.numerator, x) / denominator;
+}
+
+/** What a bound limits: the same nutrient, inclusion or ratio in two rows is the same target. */
+function targetOf(limit: Limit): string {
+  if (limit.kind === "nutrient") return `n ${limit.key}`;
+  if (limit.kind === "ingredient") return `i ${limit.name}`;
+  if (limit.kind === "ratio") return `r ${limit.numerator}\n${limit.denominator}`;
+  return limit.kind;
+}
+
+/**
+ * The "row bound" pairs of each target whose highest min is above its lowest max (a ratio's value is
+ * its own limit; its row's side tells min from max).
+ * @example crossedBounds(buildProblem(candidates, { nutrients: [{ key: "CP", min: 14, max: null }, { key: "CP", min: null, max: 13.9999999 }], ingredients: [] })) // Set { "1 min", "2 max" }
+ */
+function crossedBounds(problem: LeastCostProblem): Set<string> {
+  const sides = new Map<string, { min: { row: number; value: number } | null; max: { row: number; value: number } | null }>();
+  problem.rows.forEach((row, r) => {
+    if (row.limit === null) return;
+    const ratio = row.limit.kind === "ratio" ? row.limit.limit : null;
+    const side = sides.get(targetOf(row.limit)) ?? { min: null, max: null };
+    const min = ratio ?? row.lower;
+    const max = ratio ?? row.upper;
+    if (Number.isFinite(row.lower) && (side.min === null || min > side.min.value)) side.min = { row: r, value: min };
+    if (Number.isFinite(row.upper) && (side.max === null || max < side.max.value)) side.max = { row: r, value: max };
+    sides.set(targetOf(row.limit), side);
+  });
+  const crossed = new Set<string>();
+  for (const { min, max } of sides.values()) {
+    if (min === null || max === null || min.value <= max.value) continue;
+    crossed.add(`${min.row} min`).add(`${max.row} max`);
+  }
+  return crossed;
 }

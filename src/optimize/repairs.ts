@@ -7,29 +7,14 @@
  * relative move, then kind and name; when no single limit suffices, the elastic set (conflicts.ts).
  */
 import type { Highs } from "highs";
-import { round } from "../domain/formula-math.ts";
 import { conflictsOf, type Conflict } from "./conflicts.ts";
+import { roundInward } from "./inward.ts";
 import { solveLp } from "./lp.ts";
 import type { LeastCostProblem, Limit, Row } from "./model.ts";
 
 export interface Repair extends Conflict {
   /** true: this limit moved alone to bestAchievable makes the formula feasible; false: part of the elastic set. */
   alone: boolean;
-}
-
-/** Ranges and repairs round toward the safe side with this tolerance, so float noise on an exact end does not cost a step. */
-export const INWARD_TOLERANCE = 1e-9;
-
-/**
- * v rounded at `decimals` toward +∞ ("up") or −∞ ("down"), a value within 1e-9 of a step taken as on it.
- * @example roundInward(0.85129, 2, "up") // 0.86
- * @example roundInward(0.85000000001, 2, "up") // 0.85
- */
-export function roundInward(v: number, decimals: number, direction: "up" | "down"): number {
-  const nearest = round(v, decimals);
-  if (Math.abs(v - nearest) <= INWARD_TOLERANCE * Math.max(1, Math.abs(v))) return nearest;
-  const step = 10 ** -decimals;
-  return direction === "up" ? round(nearest < v ? nearest + step : nearest, decimals) : round(nearest > v ? nearest - step : nearest, decimals);
 }
 
 /**

@@ -12,6 +12,7 @@
 import type { Highs } from "highs";
 import { BASIS, type LpSolution } from "./lp.ts";
 import { priceMargins } from "./price-margins.ts";
+import { ratioRange } from "./ratio-ranges.ts";
 import { atBound, inMix, nutrientLevel, type LeastCostProblem, type Limit } from "./model.ts";
 
 export interface ShadowPrice {
@@ -22,7 +23,7 @@ export interface ShadowPrice {
   value: number;
   /** d(cost per ton) / d(limit). */
   shadowPrice: number;
-  /** The limit's range over which the shadow price holds (nutrient and inclusion limits; null = unbounded). */
+  /** The limit's range over which the shadow price holds (a ratio's: over which the same limits bind; null = unbounded). */
   validFrom: number | null;
   validTo: number | null;
 }
@@ -61,7 +62,14 @@ export function sensitivityOf(highs: Highs, problem: LeastCostProblem, solution:
     if (limit.kind === "ratio") {
       // Moving the ratio's limit by d moves its row's right-hand side by d × (achieved denominator), to first order.
       const shadowPrice = rowDual[r]! * nutrientLevel(candidates, limit.denominator, x);
-      shadowPrices.push({ row: r, limit, bound, value: limit.limit, shadowPrice, validFrom: null, validTo: null });
+      const range = ratioRange(problem, solution, r);
+      let [validFrom, validTo] = [range?.from ?? null, range?.to ?? null];
+      // One side of a ratio cannot pass its other side (a row of its own).
+      const other = rows.find((o, k) => k !== r && o.limit?.kind === "ratio" && o.limit.numerator === limit.numerator && o.limit.denominator === limit.denominator);
+      const otherLimit = other?.limit?.kind === "ratio" ? other.limit.limit : null;
+      if (otherLimit !== null && bound === "min" && otherLimit >= limit.limit) validTo = validTo === null ? otherLimit : Math.min(validTo, otherLimit);
+      if (otherLimit !== null && bound === "max" && otherLimit <= limit.limit) validFrom = validFrom === null ? otherLimit : Math.max(validFrom, otherLimit);
+      shadowPrices.push({ row: r, limit, bound, value: limit.limit, shadowPrice, validFrom, validTo });
       continue;
     }
     const value = bound === "min" ? row.lower : row.upper;

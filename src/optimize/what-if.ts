@@ -5,6 +5,7 @@
  * then split at its last `=`, so a name may hold `=`. `+` is a space, as in every form-encoded query.
  */
 import { ValidationError } from "../domain/errors.ts";
+import { PRICE_MAX } from "../schemas/ingredients.ts";
 
 export interface WhatIf {
   include: string[];
@@ -13,6 +14,8 @@ export interface WhatIf {
 }
 
 export const PRICE_PROBLEM = "price must be NAME=VALUE with VALUE a number >= 0";
+/** A what-if price is a price: at most 1e9 per ton, like every price a workspace holds. */
+export const PRICE_RANGE_PROBLEM = `price must be NAME=VALUE with VALUE a number <= ${PRICE_MAX}`;
 const NUMBER = /^\s*(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 function decode(raw: string): string {
@@ -33,6 +36,7 @@ export function parsePrice(text: string): { name: string; price: number } {
   const value = at === -1 ? "" : text.slice(at + 1);
   const price = Number(value);
   if (at <= 0 || !NUMBER.test(value) || !Number.isFinite(price)) throw new ValidationError(PRICE_PROBLEM);
+  if (price > PRICE_MAX) throw new ValidationError(PRICE_RANGE_PROBLEM);
   return { name: text.slice(0, at), price };
 }
 

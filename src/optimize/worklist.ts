@@ -1,35 +1,53 @@
 /**
  * The savings worklist of formulation packages: every formula optimized at today's prices and stock,
- * the largest saving per ton first, infeasible formulas last (docs/decisions.md#least-cost-formulation).
+ * the largest saving per ton first, infeasible formulas and those the solver could not answer last
+ * (docs/decisions.md#least-cost-formulation). Each formula is its own solve, so one formula the solver
+ * gives up on, or that runs past the time limit, is one row saying so, and the others are answered.
  */
-import type { Highs } from "highs";
+import { totalCostOf } from "../domain/formula-math.ts";
 import type { SavingsItem } from "../schemas/optimize.ts";
 import type { FormulaDetail } from "../schemas/formulas.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
-import { NO_OPTIONS, optimizeFormula } from "./result.ts";
+import { optimizeInput } from "./optimize-task.ts";
+import { NO_OPTIONS } from "./result.ts";
+import { SolverFailure, SolverUnavailable, TIME_LIMIT_EXCEEDED } from "./solver-errors.ts";
+import type { Solve } from "./tasks.ts";
+import { ValidationError } from "../domain/errors.ts";
 
-/** Lets queued requests run between two solves: the worklist never holds the server longer than one solve. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Why one formula has no answer; anything else (a full queue, a bug) fails the whole worklist. */
+function rowProblem(error: unknown): string | null {
+  if (error instanceof SolverUnavailable && error.message === TIME_LIMIT_EXCEEDED) return error.message;
+  if (error instanceof SolverFailure || error instanceof ValidationError) return error.message;
+  return null;
+}
 
 /**
- * @example await savingsWorklist(highs, listFormulaDetails(db, ws), (name) => byName.get(name) ?? null) // [{ id, name, ..., saving: { perBatch, perTon, percent } }]
+ * `parallel` solves at a time (the pool's size: more would only wait in its queue).
+ * @example await savingsWorklist(pool.run, await listFormulaDetails(ws), (name) => byName.get(name) ?? null, 1) // [{ id, name, ..., saving: { perBatch, perTon, percent } }]
  */
-export async function savingsWorklist(highs: Highs, formulas: readonly FormulaDetail[], lookup: (name: string) => IngredientDetail | null): Promise<SavingsItem[]> {
-  const items: SavingsItem[] = [];
-  for (const f of formulas) {
-    const result = optimizeFormula(highs, f, lookup, NO_OPTIONS);
-    items.push({
-      id: f.id,
-      name: f.name,
-      species: f.species,
-      subcategory: f.subcategory,
-      status: result.status,
-      cost: result.current.cost,
-      optimizedCost: result.optimized?.cost ?? null,
-      saving: result.saving,
-    });
-    await nextTurn();
-  }
+export async function savingsWorklist(solve: Solve, formulas: readonly FormulaDetail[], lookup: (name: string) => IngredientDetail | null, parallel = 1): Promise<SavingsItem[]> {
+  const items: SavingsItem[] = new Array(formulas.length);
+  const one = async (f: FormulaDetail): Promise<SavingsItem> => {
+    const head = { id: f.id, name: f.name, species: f.species, subcategory: f.subcategory };
+    try {
+      const result = await solve("optimize", optimizeInput(f, lookup, NO_OPTIONS));
+      return { ...head, status: result.status, cost: result.current.cost, optimizedCost: result.optimized?.cost ?? null, saving: result.saving };
+    } catch (error) {
+      const message = rowProblem(error);
+      if (message === null) throw error;
+      const cost = totalCostOf(f.ingredients.map((r) => ({ percent: r.percent, price: lookup(r.name)?.price ?? r.price, batchSize: f.batchSize })));
+      return { ...head, status: "error", message, cost, optimizedCost: null, saving: null };
+    }
+  };
+  let next = 0;
+  const lane = async () => {
+    while (next < formulas.length) {
+      const i = next++;
+      items[i] = await one(formulas[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, formulas.length)) }, lane));
   const rank = (i: SavingsItem) => (i.saving === null ? -Infinity : i.saving.perTon);
-  return items.sort((a, b) => rank(b) - rank(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const unanswered = (i: SavingsItem) => (i.status === "error" ? 1 : 0);
+  return items.sort((a, b) => rank(b) - rank(a) || unanswered(a) - unanswered(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ingredientName, nutrients, price, text } from "./ingredients.ts";
+import { footprintFields } from "./footprint.ts";
+import { ingredientName, NUTRIENT_VALUE_LIMIT as NUMBER_LIMIT, nutrients, price, text } from "./ingredients.ts";
 import { isoDateTime } from "./time.ts";
 
 export const FORMULA_ID = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -8,7 +9,9 @@ export const BATCH_SIZE_MAX = 1e7;
 const ROWS_MAX = 500;
 const CONSTRAINTS_MAX = 1000;
 
-const bound = (description: string) => z.number().nullable().default(null).meta({ description: `${description}; null for none.` });
+/** Like every other number of the service, |value| <= 1e9: the solver takes nothing larger (docs/decisions.md#solver-pool). */
+const bound = (description: string) =>
+  z.number().min(-NUMBER_LIMIT).max(NUMBER_LIMIT).nullable().default(null).meta({ description: `${description}, from -1e9 to 1e9; null for none.` });
 const percentBound = (description: string) => z.number().min(0).max(100).nullable().default(null).meta({ description: `${description}; null for none.` });
 
 /** `min <= max` when both are given: the one cross-field rule of a bound. */
@@ -132,7 +135,7 @@ export const formulaList = z.lazy(() =>
     .meta({ id: "FormulaList" }),
 );
 
-/** GET /v1/formulas/:id. */
+/** GET /v1/formulas/:id: the detail and its footprint. */
 export const formulaRead = z.lazy(() =>
-  z.object({ status: z.literal("ok"), data: formulaDetail, timestamp }).meta({ id: "FormulaResponse" }),
+  z.object({ status: z.literal("ok"), data: formulaDetail.unwrap().extend(footprintFields).meta({ id: "FormulaDetailRead" }), timestamp }).meta({ id: "FormulaResponse" }),
 );

@@ -11,6 +11,7 @@ import { SharedCounts } from "../limiter/shared-counts.ts";
 import { pgSharedCounts } from "../store/pg/rate-counts.ts";
 import { pgBackend } from "../store/pg/backend.ts";
 import { openPostgres } from "../store/pg/connect.ts";
+import { withDeadline, withDeadlines } from "../store/deadline.ts";
 import { PgDataVersion } from "../store/pg/data-version.ts";
 import { PgWriteBatch } from "../store/pg/write-batch.ts";
 import { pendingByWebhook } from "../store/pg/delivery-admin.ts";
@@ -42,6 +43,15 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/**
+ * serve's bounds on the database (docs/decisions.md#database-faults): a connection within 3 s; a
+ * statement within 5 s, of which at most 2 s waiting for a lock; and every call a request makes
+ * answered within 6 s, so a stalled server (no cancellation comes back) still gets a 503 out before
+ * Bun closes an idle connection at 10 s.
+ */
+const TIMEOUTS = { connectSeconds: 3, statementMs: 5_000, lockMs: 2_000 };
+const REQUEST_DEADLINE_MS = 6_000;
+
 /** This process among the instances sharing the database, as `claimed_by` names it. */
 const instanceName = () => `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 
@@ -63,7 +73,8 @@ async function startSharedCounts(sql: SQL, instance: string, deps: StoreDeps): P
  */
 export async function openPostgresStore(url: string, deps: StoreDeps): Promise<ServedStore> {
   const { logger } = deps;
-  const sql = await openPostgres(url);
+  const instance = instanceName();
+  const sql = await openPostgres(url, { timeouts: TIMEOUTS, applicationName: instance });
   let version: PgDataVersion;
   try {
     version = await PgDataVersion.start(url, logger);
@@ -71,7 +82,6 @@ export async function openPostgresStore(url: string, deps: StoreDeps): Promise<S
     await sql.close();
     throw error;
   }
-  const instance = instanceName();
   let counts: SharedCounts;
   try {
     counts = await startSharedCounts(sql, instance, deps);
@@ -97,9 +107,9 @@ export async function openPostgresStore(url: string, deps: StoreDeps): Promise<S
     onCommit: deps.onCommit,
   });
   return {
-    backend: pgBackend(sql, writes),
+    backend: withDeadlines(pgBackend(sql, writes), REQUEST_DEADLINE_MS),
     writesWaiting: () => writes.waiting,
-    findKey: (key) => findKey(sql, key),
+    findKey: (key) => withDeadline(findKey(sql, key), REQUEST_DEADLINE_MS),
     version,
     readiness: readiness({
       databaseAnswers: () => databaseAnswers(sql),

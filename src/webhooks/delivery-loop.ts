@@ -10,6 +10,7 @@
 import { isoTime, systemClock, type Clock } from "../domain/time.ts";
 import type { Logger } from "../log.ts";
 import type { AttemptOutcome, DueDelivery, WebhookDisable } from "../store/deliveries.ts";
+import { OutcomePause } from "./outcome-pause.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import { VERSION } from "../version.ts";
 import { attemptVerdict, DEFAULT_RETRY_SCHEDULE } from "./retry.ts";
@@ -108,10 +109,9 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastPrune = -Infinity;
   let lastRanAt = performance.now();
-  // While outcomes cannot be written (a full disk), no attempt starts before `pausedUntil` (performance.now()).
-  let pausedUntil = 0;
+  // While outcomes cannot be written (a full disk, a lost database), attempts pause.
+  const pause = new OutcomePause(tuning, logger);
   let scanFailing = false;
-  let pauseMs = 0;
 
   function wake(): void {
     if (stopping) return;
@@ -129,12 +129,13 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     clearTimeout(timer);
     let delay = tuning.pollMs;
     lastRanAt = performance.now();
-    const paused = pausedUntil - lastRanAt;
+    const paused = pause.left(lastRanAt);
     try {
       const now = clock();
       await prune(now);
       if (paused > 0) delay = Math.min(delay, paused);
       else {
+        await pause.giveBack(store);
         await fill(now);
         const next = await store.nextDueAfter(now);
         if (next !== null) delay = Math.min(delay, Math.max(0, next - now));
@@ -182,7 +183,13 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     const controller = new AbortController();
     perWebhook.set(delivery.webhookId, (perWebhook.get(delivery.webhookId) ?? 0) + 1);
     const done = attempt(delivery, controller)
-      .then(recovered, (error) => pause(delivery, error))
+      .then(
+        () => pause.recovered(),
+        (error) => {
+          options.onOutcome?.("unrecorded");
+          pause.failed(delivery.id, error);
+        },
+      )
       .finally(() => {
         inFlight.delete(delivery.id);
         const left = (perWebhook.get(delivery.webhookId) ?? 1) - 1;
@@ -192,27 +199,6 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
         wake();
       });
     inFlight.set(delivery.id, { webhookId: delivery.webhookId, event: delivery.event, attempt: delivery.attempts + 1, controller, done });
-  }
-
-  /**
-   * An outcome could not be written: the delivery is still pending in the file and would be taken again at
-   * once, so attempts stop for a while (in memory: the file may be what is failing), doubling up to
-   * `outcomePauseMaxMs` while failures go on. One line per pause, not per attempt.
-   */
-  function pause(delivery: DueDelivery, error: unknown): void {
-    const now = performance.now();
-    options.onOutcome?.("unrecorded");
-    if (now < pausedUntil) return;
-    pauseMs = pauseMs === 0 ? tuning.outcomePauseMs : Math.min(pauseMs * 2, tuning.outcomePauseMaxMs);
-    pausedUntil = now + pauseMs;
-    logger.log("error", "webhook outcome could not be recorded; deliveries paused", { deliveryId: delivery.id, pauseMs, error: String(error) });
-  }
-
-  /** An outcome was written: writes work again. */
-  function recovered(): void {
-    if (pauseMs === 0) return;
-    pauseMs = 0;
-    logger.log("info", "webhook outcomes recorded again; deliveries resumed", {});
   }
 
   function send(delivery: DueDelivery, controller: AbortController): Promise<PostAnswer> {

@@ -26,6 +26,8 @@ export interface DeliveryStore {
   finish(outcome: AttemptOutcome, disable: WebhookDisable | null, committed: () => void): Promise<boolean>;
   /** At a clean stop: what this process holds and did not finish may go elsewhere at once. */
   release(): Promise<void>;
+  /** Give back these deliveries' claims (their outcomes were lost) if this process still holds them; none on SQLite. */
+  unclaim?(deliveryIds: readonly string[]): Promise<void>;
 }
 
 /**

@@ -24,5 +24,6 @@ export function pgDeliveryStore(sql: SQL, instance: string, perWebhook: number, 
       return recorded;
     },
     release: () => pg.releaseClaims(sql, instance),
+    unclaim: (deliveryIds) => pg.unclaim(sql, instance, deliveryIds),
   };
 }

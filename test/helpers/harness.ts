@@ -75,13 +75,13 @@ export interface TestServer {
  * @example const t = await startTestServer(); const r = await t.request("GET", "/v1/health", { key: t.key() })
  */
 export async function startTestServer(
-  options: { clock?: TestClock; env?: Record<string, string>; webhooks?: ServiceOptions["webhooks"]; metrics?: ServiceOptions["metrics"]; foldQuietMs?: number } = {},
+  options: { clock?: TestClock; env?: Record<string, string>; webhooks?: ServiceOptions["webhooks"]; metrics?: ServiceOptions["metrics"]; foldQuietMs?: number; solver?: ServiceOptions["solver"] } = {},
 ): Promise<TestServer> {
   const tmp = tempDir();
   let text = "";
   const clock = options.clock?.now;
   const logger = createLogger((t) => (text += t), clock);
-  const service = await startService({ data: dataLocation(tmp.dataPath), host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}), ...(options.foldQuietMs !== undefined ? { foldQuietMs: options.foldQuietMs } : {}) });
+  const service = await startService({ data: dataLocation(tmp.dataPath), host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}), ...(options.foldQuietMs !== undefined ? { foldQuietMs: options.foldQuietMs } : {}), ...(options.solver ? { solver: options.solver } : {}) });
   const url = `http://127.0.0.1:${service.port}`;
   const keyDb = POSTGRES_MODE ? null : openDatabase(tmp.dataPath, { create: false });
   return {

@@ -50,6 +50,21 @@ if [ -z "$started" ]; then
   exit 1
 fi
 
+# Tests of a database that goes away (test/postgres/faults.pg.ts) stop and start this cluster through
+# $dir/ctl (stop | start | pid: the postmaster's), as its owner and with the options it started with.
+cat >"$dir/ctl" <<CTL
+#!/usr/bin/env bash
+set -euo pipefail
+run() { if [ "\$(id -u)" = 0 ]; then (cd "$dir" && runuser -u postgres -- "\$@"); else "\$@"; fi; }
+case "\$1" in
+  stop) run "$bindir/pg_ctl" stop -D "$dir/data" -m fast -w -s ;;
+  start) run "$bindir/pg_ctl" start -D "$dir/data" -l "$dir/server.log" -w -t 60 -s -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300" ;;
+  pid) head -1 "$dir/data/postmaster.pid" ;;
+  *) echo "usage: ctl stop|start|pid" >&2; exit 2 ;;
+esac
+CTL
+chmod 755 "$dir/ctl"
+export FEEDBASE_TEST_PG_CTL="$dir/ctl"
 export FEEDBASE_TEST_BACKEND=postgres
 export FEEDBASE_TEST_PG_URL="postgres://feedbase@127.0.0.1:$port/postgres"
 echo "PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (data in $dir, removed afterwards)"

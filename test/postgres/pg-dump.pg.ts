@@ -1,5 +1,5 @@
 /**
- * PostgreSQL only (make test-postgres): the README's backup and restore on PostgreSQL ("Backups on
+ * PostgreSQL only (make test-postgres): docs/postgresql.md's backup and restore on PostgreSQL ("Backups on
  * PostgreSQL") work on a mill moved there: pg_dump of a database copy-to filled, a change made after
  * it, pg_restore --clean over the database: every table as it was at the dump, the ids going on after
  * the restored ones, and the mill's keys still known.
@@ -21,7 +21,7 @@ function run(command: string[]): void {
   if (done.exitCode !== 0) throw new Error(`${command[0]} failed (${done.exitCode}): ${done.stderr.toString().trim()}`);
 }
 
-describe("backups on PostgreSQL (README)", () => {
+describe("backups on PostgreSQL (docs/postgresql.md)", () => {
   test("pg_dump, then pg_restore --clean --if-exists over the database: as at the dump, ids going on, keys known", async () => {
     const tmp = tempDir();
     try {

@@ -223,9 +223,10 @@ describe("group commit on PostgreSQL", () => {
       await rowHeld;
       const { first, rest } = await batch;
       expect(first.status).toBe(200);
+      // A lost connection is the database being unavailable (docs/decisions.md#database-faults), not a bug.
       for (const res of rest) {
-        expect(res.status).toBe(500);
-        expect(await res.json()).toMatchObject({ status: "error" });
+        expect(res.status).toBe(503);
+        expect(await res.json()).toEqual({ status: "error", message: "Database unavailable" });
       }
       expect(column(s.url, "SELECT name || '|' || price FROM ingredients WHERE name IN ('Maize', 'Wheat', 'Oats', 'Bran') ORDER BY name")).toEqual(["Maize|101", "Oats|100", "Wheat|100"]);
       expect(column(s.url, "SELECT count(*) FROM events")).toEqual([String(Number(eventsBefore) + 1)]);

@@ -21,14 +21,17 @@ export const healthRoutes = [
     access: "open",
     quiet: true,
     summary: "Readiness for load balancers: `ready`, without a key, when the database answers a read, a write can commit, the delivery loop ran in the last 5 s and the disk has room",
-    description: "Otherwise 503: the error object with `failed`, the failed checks (`database read`, `write commit`, `storage full`, `delivery loop`).",
+    description:
+      "Otherwise 503: the error object with `failed`, the failed checks (`database read`, `write commit`, `storage full`, `delivery loop`). Either way the `X-Solver-Pool` header reports the solver pool: `workers=2 alive=2 busy=1 queued=0 max-queue=64` (alive: HiGHS loaded; busy: solving; queued: waiting for a worker).",
     params: {},
     response: { status: 200, description: "Ready", schema: R.readiness, contentType: "text/plain" },
     errors: [503],
     handle: async (ctx) => {
       const failed = await ctx.readiness();
-      if (failed.length === 0) return { status: 200, body: "ready", headers: { "Content-Type": "text/plain" } };
-      return jsonReply(503, errorBody(`Not ready: ${failed.join(", ")}`, { failed }));
+      const solver = ctx.solver.stats();
+      const pool = { "X-Solver-Pool": `workers=${solver.workers} alive=${solver.alive} busy=${solver.busy} queued=${solver.queued} max-queue=${solver.maxQueue}` };
+      if (failed.length === 0) return { status: 200, body: "ready", headers: { "Content-Type": "text/plain", ...pool } };
+      return jsonReply(503, errorBody(`Not ready: ${failed.join(", ")}`, { failed }), pool);
     },
   }),
   /** The spec's `{status, version, timestamp}` (no `data`). */

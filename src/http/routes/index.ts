@@ -1,16 +1,19 @@
 import type { Route } from "../route.ts";
 import { healthRoutes } from "./health.ts";
 import { formulaRoutes } from "./formulas.ts";
+import { frontierRoutes } from "./frontier.ts";
 import { costRoutes, priceHistoryRoutes } from "./history.ts";
 import { eventRoutes } from "./events.ts";
 import { ingredientRoutes } from "./ingredients.ts";
 import { metricsRoutes } from "./metrics.ts";
 import { nutrientRoutes } from "./nutrients.ts";
 import { optimizeRoutes } from "./optimize.ts";
+import { batchRoutes } from "./batch.ts";
+import { sweepRoutes } from "./sweep.ts";
 import { withOpenApi } from "./openapi.ts";
 
 /**
  * The route table: every route the server answers, one file per resource. The router, the OpenAPI
  * document and the contract check of the tests (test/helpers/contract.ts) all read it.
  */
-export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...nutrientRoutes, ...optimizeRoutes, ...eventRoutes]);
+export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...nutrientRoutes, ...optimizeRoutes, ...batchRoutes, ...sweepRoutes, ...frontierRoutes, ...eventRoutes]);

@@ -12,7 +12,7 @@ export const metricsRoutes = [
     access: "open",
     quiet: true,
     summary: "Prometheus metrics, when serve runs with --metrics; with --metrics-token-file, only for `Authorization: Bearer <token>`",
-    description: "404 while serve runs without --metrics. Counters since start, gauges read when scraped; README \"Metrics\" lists them.",
+    description: "404 while serve runs without --metrics. Counters since start, gauges read when scraped; docs/operations.md, \"Metrics\", lists them.",
     params: {},
     response: { status: 200, description: "The metrics in the Prometheus text format 0.0.4", schema: R.metricsText, contentType: "text/plain" },
     errors: [401, 404],

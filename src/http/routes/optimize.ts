@@ -1,12 +1,13 @@
 /**
  * Least-cost formulation over HTTP (docs/decisions.md#least-cost-formulation): reads (a read key may
  * call them: nothing is stored), cached per data generation like every read, so a repeated question
- * is answered from the kept body. A solve runs in one turn and so holds the server for its own few
- * milliseconds only; the worklist yields to other requests between formulas.
+ * is answered from the kept body. Solves run in the solver pool (src/optimize/pool.ts), never on the
+ * request thread: a client waiting for one holds nothing else up, and a solve that fails fails alone.
  */
 import { ValidationError } from "../../domain/errors.ts";
-import { optimizeFormula, type FormulaToOptimize, type OptimizeOptions } from "../../optimize/result.ts";
-import { solverRuntime } from "../../optimize/runtime.ts";
+import { checkSolveSize } from "../../optimize/limits.ts";
+import { optimizeInput } from "../../optimize/optimize-task.ts";
+import type { FormulaToOptimize, OptimizeOptions } from "../../optimize/result.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import { savingsWorklist } from "../../optimize/worklist.ts";
 import * as O from "../../schemas/optimize.ts";
@@ -18,7 +19,9 @@ import { defineRoute } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
 
 /** The ingredients a solve may use, read before it starts; an unknown name in `include` or `price` is a 400. */
-async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions): Promise<Map<string, IngredientDetail>> {
+export async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions): Promise<Map<string, IngredientDetail>> {
+  // Every name of `include` is a candidate (an unknown one is refused): too many is refused before reading them.
+  checkSolveSize({ candidates: options.include.length, limits: 0, ratios: 0 });
   const asked = [...options.include, ...options.prices.keys()];
   const names = new Set([...formula.ingredients.map((r) => r.name), ...formula.constraints.ingredients.map((c) => c.name), ...asked]);
   const found = new Map<string, IngredientDetail>();
@@ -30,7 +33,7 @@ async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimiz
   return found;
 }
 
-const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
+export const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export const optimizeRoutes = [
   defineRoute({
@@ -39,22 +42,21 @@ export const optimizeRoutes = [
     path: "/v1/formulas/:id/optimize",
     summary: "The least-cost mix that meets the formula's limits, and how firm that answer is",
     description:
-      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits and `include`. Nothing is stored.",
+      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits and `include`. With `maxCo2e`, the mix's footprint is capped (kg CO2e per tonne of feed): candidates of unknown `co2e` are held at 0 (listed in `excluded` with `reason: \"co2e unknown\"`), and a binding cap has its shadow price as the cost of abating a tonne of CO2e. Nothing is stored.",
     params: ID_PARAM,
     query: O.optimizeQuery,
     // Only whether it exists: a cached answer is then served without reading the formula.
     lookup: (ctx, params) => ctx.read.requireFormulaId(ctx.key.workspaceId, params.id),
     response: { status: 200, description: "The optimization", schema: O.optimizeRead },
-    errors: [400, 404],
+    errors: [400, 404, 422, 503],
     handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const { include, prices } = whatIfOf(ctx.rawQuery);
-      const options: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock };
-      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock), async () => {
+      const options: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock, maxCo2e: query.maxCo2e };
+      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.maxCo2e), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const ingredients = await ingredientsFor(ctx.read, ws, formula, options);
-        const highs = await solverRuntime();
-        return openBody(optimizeFormula(highs, formula, (name) => ingredients.get(name) ?? null, options));
+        return openBody(await ctx.solver.run("optimize", optimizeInput(formula, (name) => ingredients.get(name) ?? null, options)));
       });
     },
   }),
@@ -63,17 +65,18 @@ export const optimizeRoutes = [
     etag: true,
     path: "/v1/reports/savings",
     summary: "The worklist: every formula optimized at today's prices and stock, by saving",
-    description: "Each formula's saved composition and least-cost mix at today's prices and stock, ordered by saving per ton (descending), infeasible formulas last with a null optimizedCost and saving.",
+    description:
+      "Each formula's saved composition and least-cost mix at today's prices and stock, ordered by saving per ton (descending), infeasible formulas last with a null optimizedCost and saving, then any the solver could not answer (`status: \"error\"` with a `message`, e.g. its time limit passed): one such formula never fails the others.",
     params: {},
     response: { status: 200, description: "The worklist", schema: O.savingsReport },
-    errors: [],
+    errors: [503],
     handle(ctx) {
       const ws = ctx.key.workspaceId;
       return ctx.cached(cacheKey("savings", ws), async () => {
         // Both reads before the first yield, so the worklist is of one state of the data.
         const formulas = await ctx.read.listFormulaDetails(ws);
         const ingredients = new Map((await ctx.read.listIngredientDetails(ws)).map((i) => [i.name, i]));
-        const data = await savingsWorklist(await solverRuntime(), formulas, (name) => ingredients.get(name) ?? null);
+        const data = await savingsWorklist(ctx.solver.run, formulas, (name) => ingredients.get(name) ?? null, ctx.solver.size);
         return openBody(data, { count: data.length });
       });
     },

@@ -18,6 +18,14 @@ export interface PgOptions {
   max?: number;
   /** Refuse a database whose schema is older instead of migrating it (commands that must not change it). */
   noMigrate?: boolean;
+  /**
+   * `serve`'s bounds (docs/decisions.md#database-faults): seconds to wait for a connection, and the
+   * server-side statement and lock-wait timeouts of every session, in milliseconds. Admin commands
+   * (an import, a copy) keep PostgreSQL's default of none.
+   */
+  timeouts?: { connectSeconds: number; statementMs: number; lockMs: number };
+  /** The sessions' application_name: `serve` names its instance, so the others see it is alive (./live-claims.ts). */
+  applicationName?: string;
 }
 
 /**
@@ -26,7 +34,16 @@ export interface PgOptions {
  * @example const sql = await openPostgres("postgres://mill@127.0.0.1/feedbase")
  */
 export async function openPostgres(url: string, options: PgOptions = {}): Promise<SQL> {
-  const sql = new SQL(url, { max: options.max ?? 10, connectionTimeout: 10, idleTimeout: 60 });
+  const { timeouts, applicationName } = options;
+  const sql = new SQL(url, {
+    max: options.max ?? 10,
+    connectionTimeout: timeouts?.connectSeconds ?? 10,
+    idleTimeout: 60,
+    connection: {
+      ...(timeouts ? { statement_timeout: timeouts.statementMs, lock_timeout: timeouts.lockMs } : {}),
+      ...(applicationName !== undefined ? { application_name: applicationName } : {}),
+    },
+  });
   try {
     await migrate(sql);
   } catch (error) {
@@ -56,6 +73,9 @@ const OLD_COUNT_TO_STEP: Readonly<Record<number, number>> = { 1: 7, 2: 9 };
  */
 async function migrate(sql: SQL): Promise<void> {
   await sql.begin(async (tx) => {
+    // A migration may rewrite a large table or wait for another instance's: the session's bounds are not for it.
+    await tx`SET LOCAL statement_timeout = 0`;
+    await tx`SET LOCAL lock_timeout = 0`;
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS feedbase_schema (version INTEGER NOT NULL)`;
     // The marker of the common count; a feedbase before it reads `version` alone and refuses a database

@@ -11,6 +11,7 @@ import type { AttemptOutcome, CommittedEvent, DueDelivery, WebhookDisable } from
 import { recordAttempt } from "./attempts.ts";
 import { pipelined } from "./pipelined.ts";
 import { setWebhookEnabled } from "./webhooks.ts";
+import { liveHolders } from "./live-claims.ts";
 
 /** How long a claim holds: past the 10 s an attempt may take, and what a dead instance's deliveries wait. */
 export const LEASE_MS = 60_000;
@@ -44,11 +45,15 @@ export async function hasSubscriber(sql: SQL, workspaceId: number, type: EventTy
   return rows.length > 0;
 }
 
-/** Enabled webhooks with a pending delivery due at `nowMs` that nobody holds. @example await webhooksWithDueDeliveries(sql, Date.now()) */
+/**
+ * Enabled webhooks with a pending delivery due at `nowMs` that no live instance holds (./live-claims.ts).
+ * @example await webhooksWithDueDeliveries(sql, Date.now())
+ */
 export async function webhooksWithDueDeliveries(sql: SQL, nowMs: number): Promise<string[]> {
-  const rows = (await sql`SELECT w.id FROM webhooks w WHERE w.enabled = 1 AND EXISTS (SELECT 1 FROM deliveries d
+  const rows = (await sql`WITH holders AS (${liveHolders(sql)})
+    SELECT w.id FROM webhooks w WHERE w.enabled = 1 AND EXISTS (SELECT 1 FROM deliveries d
     WHERE d.webhook_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ${nowMs}::bigint
-      AND (d.claimed_until IS NULL OR d.claimed_until < ${nowMs}::bigint))`) as { id: string }[];
+      AND (d.claimed_until IS NULL OR d.claimed_until < ${nowMs}::bigint OR left(d.claimed_by, 63) NOT IN (SELECT name FROM holders)))`) as { id: string }[];
   return rows.map((r) => r.id);
 }
 
@@ -60,12 +65,13 @@ export async function webhooksWithDueDeliveries(sql: SQL, nowMs: number): Promis
  * @example await claimDue(sql, "host:123:ab12", "wh_Zp8c1LmQ04sA", Date.now(), 4, 4)
  */
 export async function claimDue(sql: SQL, instance: string, webhookId: string, nowMs: number, free: number, perWebhook: number, leaseMs = LEASE_MS): Promise<DueDelivery[]> {
-  const rows = (await sql`WITH live AS (
-      SELECT count(*)::int AS n FROM deliveries WHERE webhook_id = ${webhookId} AND status = 'pending' AND claimed_until >= ${nowMs}::bigint
+  const rows = (await sql`WITH holders AS (${liveHolders(sql)}), live AS (
+      SELECT count(*)::int AS n FROM deliveries d WHERE webhook_id = ${webhookId} AND status = 'pending' AND claimed_until >= ${nowMs}::bigint
+        AND left(d.claimed_by, 63) IN (SELECT name FROM holders)
     ), picked AS (
       SELECT d.id FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id
       WHERE d.webhook_id = ${webhookId} AND d.status = 'pending' AND d.next_attempt_at <= ${nowMs}::bigint AND w.enabled = 1
-        AND (d.claimed_until IS NULL OR d.claimed_until < ${nowMs}::bigint)
+        AND (d.claimed_until IS NULL OR d.claimed_until < ${nowMs}::bigint OR left(d.claimed_by, 63) NOT IN (SELECT name FROM holders))
         AND d.event_id = (SELECT min(p.event_id) FROM deliveries p WHERE p.webhook_id = d.webhook_id AND p.ingredient = d.ingredient AND p.status = 'pending')
       ORDER BY d.next_attempt_at
       LIMIT greatest(0, least(${free}::int, ${perWebhook}::int - (SELECT n FROM live)))
@@ -79,6 +85,15 @@ export async function claimDue(sql: SQL, instance: string, webhookId: string, no
     FROM claimed c JOIN webhooks w ON w.id = c.webhook_id JOIN events e ON e.id = c.event_id
     ORDER BY c.next_attempt_at`) as DueDelivery[];
   return [...rows];
+}
+
+/**
+ * Give back these deliveries' claims if `instance` still holds them and they are pending (their outcome
+ * could not be written; it may have been after all, and then nothing changes).
+ * @example await unclaim(sql, instance, ["dl_…"])
+ */
+export async function unclaim(sql: SQL, instance: string, deliveryIds: readonly string[]): Promise<void> {
+  await sql`UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL WHERE id IN ${sql(deliveryIds as string[])} AND claimed_by = ${instance} AND status = 'pending'`;
 }
 
 /** Give back what this instance holds and has not finished (a clean stop): another may send it at once. @example await releaseClaims(sql, instance) */

@@ -12,9 +12,17 @@ export function isPgStorageFull(error: unknown): boolean {
   return (error as { errno?: unknown } | null)?.errno === DISK_FULL;
 }
 
-/** The schema is readable and the default workspace answers. @example await databaseAnswers(sql) // true */
+/**
+ * The schema is readable and the default workspace answers; the tables every request reads are not
+ * held by another session's exclusive lock (a `LOCK TABLE` makes this wait, and miss its deadline).
+ * @example await databaseAnswers(sql) // true
+ */
 export async function databaseAnswers(sql: SQL): Promise<boolean> {
-  return (await sql`SELECT 1 AS one FROM workspaces LIMIT 1`).length > 0;
+  const [row] = (await sql`
+    SELECT EXISTS (SELECT 1 FROM workspaces) AS workspaces, EXISTS (SELECT 1 FROM api_keys) AS keys,
+           EXISTS (SELECT 1 FROM ingredients) AS ingredients, EXISTS (SELECT 1 FROM formulas) AS formulas,
+           EXISTS (SELECT 1 FROM events) AS events`) as { workspaces: boolean }[];
+  return row?.workspaces === true;
 }
 
 /**

@@ -1,0 +1,58 @@
+/**
+ * One formula's optimization as a pool task (./tasks.ts): everything the solve reads travels in the
+ * input as plain data (the formula, the candidates' ingredient details, the what-ifs), so it runs the
+ * same in a worker, in the CLI's process and in the tests.
+ */
+import type { Highs } from "highs";
+import type { OptimizeResult } from "../schemas/optimize.ts";
+import type { IngredientDetail } from "../store/ingredients.ts";
+import { checkSolveSize } from "./limits.ts";
+import { candidateNames } from "./model.ts";
+import { optimizeFormula, type FormulaToOptimize, type OptimizeOptions } from "./result.ts";
+
+export interface OptimizeInput {
+  formula: FormulaToOptimize;
+  /** The details of the candidates: the names the formula and `include` mention that the workspace holds. */
+  ingredients: IngredientDetail[];
+  include: string[];
+  /** What-if prices per ton, [name, price]. */
+  prices: [string, number][];
+  includeOutOfStock: boolean;
+  /** A cap on the footprint, kg CO2e per tonne; null: none. */
+  maxCo2e: number | null;
+}
+
+/** Refuses a formula and candidates over the solver's size limits (400 naming the limit). */
+export function checkSize(formula: FormulaToOptimize, candidates: number): void {
+  const { nutrients, ingredients, ratios } = formula.constraints;
+  const bounded = (b: { min: number | null; max: number | null }) => b.min !== null || b.max !== null;
+  checkSolveSize({ candidates, limits: nutrients.filter(bounded).length + ingredients.filter(bounded).length, ratios: (ratios ?? []).length });
+}
+
+/**
+ * The task's input from a formula, a lookup of the workspace's ingredients and the what-ifs: only the
+ * candidates' details are copied, after the size limits are checked (so a refused problem is never
+ * copied to a worker).
+ * @example optimizeInput(formula, (n) => byName.get(n) ?? null, NO_OPTIONS).ingredients.length // the candidates found
+ */
+export function optimizeInput(formula: FormulaToOptimize, lookup: (name: string) => IngredientDetail | null, options: OptimizeOptions): OptimizeInput {
+  const names = candidateNames(
+    formula.ingredients.map((r) => r.name),
+    formula.constraints.ingredients.map((c) => c.name),
+    options.include,
+  );
+  const ingredients = names.flatMap((name) => lookup(name) ?? []);
+  checkSize(formula, ingredients.length);
+  return { formula, ingredients, include: [...options.include], prices: [...options.prices], includeOutOfStock: options.includeOutOfStock, maxCo2e: options.maxCo2e ?? null };
+}
+
+/**
+ * Checks the size limits again (an input may be built elsewhere), then solves.
+ * @example optimizeTask(highs, optimizeInput(formula, lookup, NO_OPTIONS)).status // "optimal"
+ */
+export function optimizeTask(highs: Highs, input: OptimizeInput): OptimizeResult {
+  checkSize(input.formula, input.ingredients.length);
+  const byName = new Map(input.ingredients.map((i) => [i.name, i]));
+  const options: OptimizeOptions = { include: input.include, prices: new Map(input.prices), includeOutOfStock: input.includeOutOfStock, maxCo2e: input.maxCo2e };
+  return optimizeFormula(highs, input.formula, (name) => byName.get(name) ?? null, options);
+}

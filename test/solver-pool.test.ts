@@ -1,0 +1,101 @@
+/**
+ * Issue 26: the solver may never take the service down. A large formula (generated here, in a workspace
+ * of its own) solved under a short --solve-timeout: it is cut at the limit with a 503 the client can act
+ * on, the server keeps answering meanwhile, the worker is replaced, and every other workspace's
+ * optimize and worklist go on answering; the worklist marks the one formula it could not answer.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { AdminStore } from "../src/admin/ops.ts";
+import { readFormulaFile } from "../src/domain/formula-file.ts";
+import type { SavingsItem } from "../src/schemas/optimize.ts";
+import { eventually, startTestServer, type TestServer } from "./helpers/harness.ts";
+import { largeFormula } from "./helpers/large-formula.ts";
+import { openTestStore } from "./helpers/store.ts";
+
+const NOW = "2026-11-23T08:00:00.000Z";
+/** Far above a demo formula's solve (a few ms, in a fresh worker on a loaded machine too), far below the large one's (seconds). */
+const TIMEOUT_MS = 1000;
+const LARGE = largeFormula({ candidates: 100, nutrients: 50, limits: 50, ratios: 10 });
+
+let t: TestServer;
+let store: AdminStore;
+let demoKey: string;
+let probeKey: string;
+
+beforeAll(async () => {
+  t = await startTestServer({ solver: { timeoutMs: TIMEOUT_MS, workers: 1 } });
+  store = await openTestStore(t.dataPath);
+  await store.seedDemo(NOW);
+  const probe = (await store.createWorkspace("probe", "Fault probe", NOW)).id;
+  const ingredients = LARGE.ingredients.map(({ name, category, price, inStock, nutrients }) => ({ name, category, price, inStock, nutrients }));
+  await store.importIngredients(probe, JSON.stringify(ingredients), "json", { update: false, now: NOW });
+  const { id: _, ...formula } = LARGE.formula;
+  await store.importFormulas(probe, readFormulaFile(JSON.stringify([{ id: "huge", ...formula }])), { replace: false, now: NOW });
+  // The probe's small formula: the worklist must still answer it.
+  const small = { id: "small", name: "Small", species: "Poultry", subcategory: "Test", batchSize: 1000, ingredients: [{ name: "Large 0", percent: 50 }, { name: "Large 1", percent: 50 }] };
+  await store.importFormulas(probe, readFormulaFile(JSON.stringify([small])), { replace: false, now: NOW });
+  demoKey = t.key();
+  probeKey = t.key({ workspace: "probe" });
+});
+afterAll(async () => {
+  await store.close();
+  await t.stop();
+});
+
+const get = (path: string, key: string) => t.request("GET", path, { key, socket: true });
+
+/** The pool as /readyz reports it. */
+async function pool(): Promise<Record<string, number>> {
+  const res = await fetch(t.url + "/readyz");
+  const header = res.headers.get("x-solver-pool") ?? "";
+  return Object.fromEntries(header.split(" ").filter(Boolean).map((p) => p.split("=")).map(([k, v]) => [k!, Number(v)]));
+}
+
+describe("a solve past the time limit", () => {
+  test("answers 503 `Solver time limit exceeded` with Retry-After, and every workspace's solves answer after it", async () => {
+    const res = await get("/v1/formulas/huge/optimize", probeKey);
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    expect(await res.json()).toEqual({ status: "error", message: "Solver time limit exceeded" });
+    for (const [path, key] of [["/v1/formulas/broiler-starter/optimize", demoKey], ["/v1/reports/savings", demoKey], ["/v1/formulas/small/optimize", probeKey]] as const) {
+      const after = await get(path, key);
+      expect({ path, status: after.status, body: after.status === 200 ? "" : await after.text() }).toEqual({ path, status: 200, body: "" });
+    }
+    const replaced = t.logs().filter((l) => l.msg === "solver time limit exceeded; worker replaced");
+    expect(replaced.length).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await pool()).alive === 1);
+  });
+
+  test("holds nothing else up: /v1/health and a cached read answer while it runs", async () => {
+    let settled = false;
+    const large = get("/v1/formulas/huge/optimize?include=Large%201", probeKey).then((r) => {
+      settled = true;
+      return r;
+    });
+    await eventually(async () => (await pool()).busy === 1);
+    expect((await get("/v1/health", demoKey)).status).toBe(200);
+    expect((await get("/v1/ingredients/Maize", demoKey)).status).toBe(200);
+    expect(settled).toBe(false);
+    expect((await large).status).toBe(503);
+  });
+
+  test("the worklist answers every other formula; the one past the limit says why", async () => {
+    const res = await get("/v1/reports/savings", probeKey);
+    expect(res.status).toBe(200);
+    const items: SavingsItem[] = (await res.json()).data;
+    const byId = new Map(items.map((i) => [i.id, i]));
+    expect(byId.get("huge")).toMatchObject({ status: "error", message: "Solver time limit exceeded", optimizedCost: null, saving: null });
+    expect(byId.get("huge")!.cost).toBeGreaterThan(0);
+    expect(byId.get("small")!.status).toBe("optimal");
+    expect(items.at(-1)!.id).toBe("huge");
+  });
+});
+
+describe("/readyz", () => {
+  test("reports the solver pool: workers, alive, busy, queued and the queue's bound", async () => {
+    const res = await fetch(t.url + "/readyz");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("ready");
+    expect(res.headers.get("x-solver-pool")).toMatch(/^workers=1 alive=[01] busy=[01] queued=\d+ max-queue=32$/);
+  });
+});
