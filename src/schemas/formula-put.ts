@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { footprintFields } from "./footprint.ts";
 import { formulaDetail, formulaImport } from "./formulas.ts";
 
 /**
@@ -16,6 +17,7 @@ export const formulaWritten = z.lazy(() =>
       status: z.literal("ok"),
       data: z.object({
         ...formulaDetail.unwrap().shape,
+        ...footprintFields,
         warnings: z.array(z.string()).meta({ description: "The import's warning lines: the limits the saved composition misses, e.g. `starter does not meet its constraints: CP 24.5 < min 30`." }),
       }),
     })

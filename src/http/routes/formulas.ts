@@ -59,7 +59,8 @@ export const formulaRoutes = [
     async handle(ctx, { params, body }) {
       if (!F.FORMULA_ID.test(params.id)) throw new ValidationError("id must be 1 to 64 of A-Z a-z 0-9 _ . -");
       const { created, formula, warnings } = await ctx.write.putFormula({ workspaceId: ctx.key.workspaceId, keyId: ctx.key.id, now: ctx.timestamp }, params.id, body);
-      const reply = okBody({ ...formula, warnings });
+      // The detail as GET shows it, footprint included, then the warnings.
+      const reply = okBody({ ...formula, ...(await ctx.read.formulaFootprint(ctx.key.workspaceId, formula.id)), warnings });
       return created ? jsonReply(201, reply, { Location: `/v1/formulas/${encodeURIComponent(formula.id)}` }) : jsonReply(200, reply);
     },
   }),
