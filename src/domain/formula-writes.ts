@@ -7,6 +7,7 @@ import type { FormulaDetail, FormulaImport } from "../schemas/formulas.ts";
 import type { NewEvent } from "./events.ts";
 import { ValidationError } from "./errors.ts";
 import { checkConstraints, round } from "./formula-math.ts";
+import { violationText } from "./violations.ts";
 import type { Actor } from "./ingredient-events.ts";
 
 /** Percents sum to 100 ± this (docs/decisions.md#formulas-and-files). */
@@ -23,19 +24,11 @@ export function checkPercentSum(formula: Pick<FormulaImport, "ingredients">, lab
 }
 
 /**
- * Each limit the formula misses, as `CP 24.3 < min 45` (a ratio whose denominator is 0: "undefined").
- * @example missedLimits(starter) // ["CP 24.5 < min 30"]
- */
-export function missedLimits(f: Pick<FormulaDetail, "ingredients" | "nutrients" | "constraints">): string[] {
-  return checkConstraints(f).map((v) => `${v.target} ${v.value ?? "undefined (denominator 0)"} ${v.bound === "min" ? "<" : ">"} ${v.bound} ${v.limit}`);
-}
-
-/**
  * The import's warning for a saved formula that misses its own limits, or none.
  * @example unmetLimitsWarnings(starter) // ["starter does not meet its constraints: CP 24.5 < min 30"]
  */
 export function unmetLimitsWarnings(f: FormulaDetail): string[] {
-  const missed = missedLimits(f);
+  const missed = checkConstraints(f).map(violationText);
   return missed.length === 0 ? [] : [`${f.id} does not meet its constraints: ${missed.join(", ")}`];
 }
 

@@ -16,6 +16,7 @@ import { findIngredient, listIngredientDetails, listIngredients, listPools, list
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
 import { putFormula } from "./formula-put.ts";
+import { listKeys } from "./keys.ts";
 import type { WriteQueue } from "./write-queue.ts";
 import { operations } from "./bind.ts";
 
@@ -39,6 +40,7 @@ const READS = {
   eventsAfter,
   listNutrients,
   requireNutrient,
+  listKeys,
 };
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
 const WRITES = { createIngredient, updatePrice, putNutrient, putFormula };

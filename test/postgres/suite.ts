@@ -8,6 +8,8 @@
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
 export const BACKEND_NEUTRAL: readonly string[] = [
   "test/fault-csv-injection.test.ts",
+  "test/console-routes.test.ts",
+  "test/console-serve.test.ts",
   "test/bad-input.test.ts",
   "test/cli-keys.test.ts",
   "test/etag.test.ts",
@@ -37,6 +39,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/reliability-outage.test.ts",
   "test/optimize-http.test.ts",
   "test/shown-differences.test.ts",
+  "test/candidates.test.ts",
   "test/history-webhook.test.ts",
   "test/webhook-crash.test.ts",
   "test/executable.test.ts",
@@ -52,6 +55,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/sweeps.test.ts",
   "test/solver-pool.test.ts",
   "test/solver-limits.test.ts",
+  "test/solver-flight.test.ts",
   "test/import-update.test.ts",
   "test/import-events.test.ts",
   "test/per-ton-dates.test.ts",

@@ -16,6 +16,7 @@ import { findIngredient, listIngredientDetails, listIngredients, listPools, list
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
 import { putFormula } from "./formula-put.ts";
+import { listKeys } from "./keys.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
 
@@ -41,6 +42,7 @@ const READS = {
   eventsAfter,
   listNutrients,
   requireNutrient,
+  listKeys,
 } satisfies Twins<Reads>;
 const WRITES = { createIngredient, updatePrice, putNutrient, putFormula } satisfies Twins<Writes>;
 
