@@ -1,6 +1,7 @@
 /**
  * Ingredient import and export files (docs/decisions.md#formulas-and-files): CSV with the header
- * `name,category,price,inStock,<nutrient key>...`, or JSON as one array of detail-shaped objects.
+ * `name,category,price,inStock,<nutrient key>...` (a column `co2e` among the keys is the footprint,
+ * docs/decisions.md#carbon-footprint), or JSON as one array of detail-shaped objects.
  * Reading validates every row with the API's own schema and stops at the first bad row, named by
  * line (CSV, header = line 1) or item (JSON); nothing here touches the database.
  */
@@ -49,6 +50,15 @@ export interface ReadOptions {
   onProgress?(checked: number, total: number): void;
 }
 
+/** The footprint's column (and JSON field): not a nutrient key. */
+const CO2E = "co2e";
+
+/** A row that does not name the footprint: new, it is unknown; updated, the stored one stays. */
+const withoutCo2e = (input: CreateIngredient): CreateIngredient => {
+  const { co2e: _, ...rest } = input;
+  return rest;
+};
+
 /** The columns before the nutrients, in the order docs/decisions.md#formulas-and-files fixes. */
 const FIXED = ["name", "category", "price", "inStock"] as const;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -73,6 +83,7 @@ function readCsvRows(text: string, options: ReadOptions): IngredientRow[] {
   const missing = FIXED.filter((name) => fixed[name] === undefined);
   // The keys as the schema stores them (NFC), to match the row's nutrients.
   const givenKeys = keys.map((key) => key.normalize("NFC"));
+  const co2eAt = header.cells.indexOf(CO2E, options.update ? 1 : FIXED.length);
   const width = header.cells.length;
   const checker = rowChecker(records.length, options);
   return records.map(({ line, cells }) => {
@@ -91,11 +102,13 @@ function readCsvRows(text: string, options: ReadOptions): IngredientRow[] {
     }
     // fromEntries, not assignment: a column may be called "__proto__" and must stay a nutrient key.
     candidate.nutrients = Object.fromEntries(keys.flatMap((key, k) => (cell(keyAt[k]!) === "" ? [] : [[key, numberOrText(cell(keyAt[k]!))]])));
+    // An empty co2e cell is unknown (null); no co2e column leaves a stored footprint as it is (--update).
+    if (co2eAt !== -1) candidate.co2e = cell(co2eAt) === "" ? null : numberOrText(cell(co2eAt));
 
     const result = createIngredientBody.safeParse(candidate);
     if (!result.success) {
       const { where, field, message } = locatedProblem(result.error.issues, candidate);
-      const column = where.length === 0 ? (fixed[field as Fixed] ?? -1) : where[0] === "nutrients" ? (keyAt[keys.indexOf(field as string)] ?? -1) : -1;
+      const column = where.length === 0 ? (field === CO2E ? co2eAt : (fixed[field as Fixed] ?? -1)) : where[0] === "nutrients" ? (keyAt[keys.indexOf(field as string)] ?? -1) : -1;
       const at = column >= 0 ? `, column ${column + 1} (${header.cells[column]})` : "";
       throw new ValidationError(`line ${line}${at}: ${message}`);
     }
@@ -104,7 +117,7 @@ function readCsvRows(text: string, options: ReadOptions): IngredientRow[] {
       throw new ValidationError(`line ${line}: ${name} is a new ingredient, which needs the columns ${FIXED.join(",")} (the file has no ${missing.join(", ")} column)`);
     }
     const given: Given = options.update ? { category: filled("category"), price: filled("price"), inStock: filled("inStock"), nutrients: givenKeys } : ALL_GIVEN;
-    return checker({ input: result.data, createdAt: null, updatedAt: null, where: `line ${line}`, given });
+    return checker({ input: co2eAt === -1 ? withoutCo2e(result.data) : result.data, createdAt: null, updatedAt: null, where: `line ${line}`, given });
   });
 }
 
@@ -128,6 +141,7 @@ function headerLayout(header: readonly string[], update: boolean): { fixed: Part
     const at = `line 1, column ${i + 1}`;
     if (seen.has(column)) throw new ValidationError(`${at} (${column}): repeated column`);
     seen.add(column);
+    if (column === CO2E && i >= (update ? 1 : FIXED.length)) return;
     if ((update || i < FIXED.length) && (FIXED as readonly string[]).includes(column)) {
       fixed[column as Fixed] = i;
       return;
@@ -160,7 +174,8 @@ function readJsonRows(text: string, options: ReadOptions): IngredientRow[] {
     const label = `${where}${typeof name === "string" ? ` (${name})` : ""}`;
     if (!result.success) throw new ValidationError(`${label}: ${firstProblem(result.error.issues, item)}`);
     if (hasProtoKey((item as { nutrients?: unknown }).nutrients)) throw new ValidationError(`${label}: ${PROTO_KEY_PROBLEM}`);
-    const { createdAt, updatedAt, ...input } = result.data;
+    const { createdAt, updatedAt, ...parsed } = result.data;
+    const input = Object.hasOwn(item as object, CO2E) ? parsed : withoutCo2e(parsed);
     // --update of a name the workspace holds: the fields the item leaves out stay as stored; `nutrients` given replaces them all.
     const has = (field: string) => Object.hasOwn(item as object, field);
     const given: Given = options.update ? { category: has("category"), price: has("price"), inStock: has("inStock"), nutrients: has("nutrients") ? "all" : [] } : ALL_GIVEN;
@@ -187,16 +202,16 @@ function rowChecker(total: number, options: ReadOptions): (row: IngredientRow) =
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /**
- * The CSV export: the fixed columns, then every nutrient key of the file sorted by bytes; an empty
- * cell where an ingredient lacks the nutrient.
- * @example ingredientsToCsv([maize]) // "name,category,price,inStock,CP\nMaize,Cereals,228,true,8.5\n"
+ * The CSV export: the fixed columns, `co2e` (empty when unknown), then every nutrient key of the file
+ * sorted by bytes; an empty cell where an ingredient lacks the nutrient.
+ * @example ingredientsToCsv([maize]) // "name,category,price,inStock,co2e,CP\nMaize,Cereals,228,true,0.4,8.5\n"
  */
 export function ingredientsToCsv(ingredients: readonly IngredientDetail[]): string {
   const keys = [...new Set(ingredients.flatMap((i) => Object.keys(i.nutrients)))].sort(byBytes);
-  const lines = [csvLine([...FIXED, ...keys])];
+  const lines = [csvLine([...FIXED, CO2E, ...keys])];
   for (const i of ingredients) {
     const values = keys.map((k) => (Object.hasOwn(i.nutrients, k) ? String(i.nutrients[k]) : ""));
-    lines.push(csvLine([i.name, i.category, String(i.price), String(i.inStock), ...values]));
+    lines.push(csvLine([i.name, i.category, String(i.price), String(i.inStock), i.co2e === null ? "" : String(i.co2e), ...values]));
   }
   return lines.join("\n") + "\n";
 }

@@ -77,10 +77,15 @@ function updateIngredient(db: Database, actor: Actor, row: IngredientRow, events
   if (!stored) return false;
   const before = { category: stored.category, price: stored.price, inStock: stored.inStock === 1, nutrients: JSON.parse(stored.nutrients) as Record<string, number> };
   const after = updatedFields(before, row);
-  db.query("UPDATE ingredients SET category = ?, price = ?, in_stock = ?, nutrients = ?, nutrient_count = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
+  // No co2e column (input.co2e absent) keeps the stored footprint.
+  db.query(
+    "UPDATE ingredients SET category = ?, price = ?, in_stock = ?, co2e = CASE WHEN ? THEN ? ELSE co2e END, nutrients = ?, nutrient_count = ?, updated_at = ? WHERE workspace_id = ? AND name = ?",
+  ).run(
     after.category,
     after.price,
     after.inStock ? 1 : 0,
+    row.input.co2e !== undefined ? 1 : 0,
+    row.input.co2e ?? null,
     JSON.stringify(after.nutrients),
     Object.keys(after.nutrients).length,
     row.updatedAt ?? actor.now,

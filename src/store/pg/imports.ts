@@ -86,7 +86,10 @@ async function updateIngredient(sql: SQL, actor: Actor, row: IngredientRow, even
   if (!stored) return false;
   const before = { category: stored.category, price: stored.price, inStock: stored.inStock === 1, nutrients: JSON.parse(stored.nutrients) as Record<string, number> };
   const after = updatedFields(before, row);
-  await sql`UPDATE ingredients SET category = ${after.category}, price = ${after.price}, in_stock = ${after.inStock ? 1 : 0}, nutrients = ${JSON.stringify(after.nutrients)},
+  // No co2e column (input.co2e absent) keeps the stored footprint.
+  const co2e = row.input.co2e;
+  await sql`UPDATE ingredients SET category = ${after.category}, price = ${after.price}, in_stock = ${after.inStock ? 1 : 0},
+      co2e = CASE WHEN ${co2e !== undefined}::boolean THEN ${co2e ?? null}::float8 ELSE co2e END, nutrients = ${JSON.stringify(after.nutrients)},
       nutrient_count = ${Object.keys(after.nutrients).length}, updated_at = ${row.updatedAt ?? actor.now}
     WHERE workspace_id = ${actor.workspaceId} AND name = ${name}`;
   await recordPriceChange(sql, actor, name, before, after, { at: actor.now, source: "import", events });
