@@ -117,6 +117,7 @@ bench: $(DEPS) $(EXE)
 	test/postgres/cluster.sh $(BUN) bench/run.ts
 	test/postgres/cluster.sh $(BUN) bench/instances.ts $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
+	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
 	$(BUN) bench/compare-builds.ts
 	$(MAKE) bench-console
@@ -129,6 +130,7 @@ bench-compare: $(DEPS) $(EXE)
 
 bench-optimize: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
+	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
 
 # The console's Prices page in chromium: time to interactive and bytes on the wire against its budget.

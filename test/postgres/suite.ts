@@ -55,6 +55,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/sweeps.test.ts",
   "test/solver-pool.test.ts",
   "test/solver-limits.test.ts",
+  "test/solver-flight.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
