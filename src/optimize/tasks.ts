@@ -6,6 +6,7 @@
 import type { Highs } from "highs";
 import { batchSheetTask } from "./batch-task.ts";
 import { optimizeTask } from "./optimize-task.ts";
+import { planTask } from "./plan-task.ts";
 import { sweepTask } from "./sweep-task.ts";
 import { solverRuntime } from "./runtime.ts";
 import { causeOf, SolverFailure, solverProblem } from "./solver-errors.ts";
@@ -14,6 +15,7 @@ export const TASKS = {
   optimize: optimizeTask,
   sweep: sweepTask,
   batchSheet: batchSheetTask,
+  plan: planTask,
 } satisfies Record<string, (highs: Highs, input: never) => unknown>;
 
 export type TaskKind = keyof typeof TASKS;
