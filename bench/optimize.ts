@@ -71,6 +71,7 @@ export function largeFormula(): { formula: FormulaToOptimize; lookup: (name: str
     category: "Bench",
     price: Math.round((100 + next() * 1400) * 100) / 100,
     inStock: true,
+    co2e: null,
     nutrients: Object.fromEntries(keys.map((k) => [k, Math.round(next() * 6000) / 100])),
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",

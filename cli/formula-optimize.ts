@@ -7,7 +7,7 @@ import type { OptimizeOptions } from "../src/optimize/result.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import { parsePrice } from "../src/optimize/what-if.ts";
 import { FORMULA_ID } from "../src/schemas/formulas.ts";
-import type { OptimizeResult } from "../src/schemas/optimize.ts";
+import { maxCo2eParameter, type OptimizeResult } from "../src/schemas/optimize.ts";
 import { dataOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
@@ -17,6 +17,7 @@ interface Options {
   include?: string;
   price: Map<string, number>;
   includeOutOfStock?: boolean;
+  maxCo2e?: number;
   json?: boolean;
   saveAs?: string;
   id?: string;
@@ -25,7 +26,7 @@ interface Options {
 }
 
 /** `--price NAME=VALUE`, repeatable: split at the last `=`, as the API's `price` parameter. */
-function collectPrice(value: string, prices: Map<string, number>): Map<string, number> {
+export function collectPrice(value: string, prices: Map<string, number>): Map<string, number> {
   try {
     const { name, price } = parsePrice(value);
     return new Map(prices).set(name, price);
@@ -33,6 +34,13 @@ function collectPrice(value: string, prices: Map<string, number>): Map<string, n
     throw new InvalidArgumentError(`--${(error as Error).message}`);
   }
 }
+
+/** `--max-co2e`, read by the API's own rule (a number within ±10^6 kg CO2e per tonne). */
+const maxCo2eOption = (value: string): number => {
+  const parsed = maxCo2eParameter.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`--${parsed.error.issues[0]!.message}`);
+  return parsed.data!;
+};
 
 const formulaIdOption = (value: string) => {
   if (!FORMULA_ID.test(value)) throw new InvalidArgumentError("--id must be 1 to 64 of A-Z a-z 0-9 _ . -");
@@ -48,6 +56,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       .option("--include <names>", "extra candidate ingredients, comma-separated")
       .option("--price <NAME=VALUE>", "a what-if price per ton (repeatable; never stored)", collectPrice, new Map<string, number>())
       .option("--include-out-of-stock", "let out-of-stock candidates into the mix (by default they are held at 0)")
+      .option("--max-co2e <kg>", "cap the mix's footprint at this many kg CO2e per tonne of feed (candidates of unknown co2e are then held at 0)", maxCo2eOption)
       .addOption(jsonOption("print the API's data as one JSON document"))
       .option("--save-as <name>", "save the optimized mix as a new formula with this name (same species, subcategory, batch size and limits)")
       .option("--id <id>", "id of the formula --save-as creates (default: a generated frm_ id)", formulaIdOption)
@@ -64,7 +73,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
             const lookup = (name: string) => ingredients.get(name) ?? null;
             const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
             for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
-            const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
+            const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true, maxCo2e: opts.maxCo2e ?? null };
             const result = await solveInProcess("optimize", optimizeInput(formula, lookup, options));
             if (opts.json) printDocument(io, result);
             else printReport(io, result);
@@ -91,10 +100,19 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       "feedbase formula optimize broiler-starter",
       "feedbase formula optimize broiler-starter --include Wheat,Barley --price 'Soybean meal 48%=455'",
       "feedbase formula optimize layer-phase-1 --include-out-of-stock --json",
+      "feedbase formula optimize broiler-starter --max-co2e 550 --include 'Soybean meal 48% US'",
       "feedbase formula optimize broiler-starter --save-as 'Broiler starter (Nov)' --id broiler-starter-nov",
     ],
   );
 }
+
+/** The columns of a conflict table (the optimization's and the frontier's); `alone`: single-limit repairs. */
+export const conflictRows = (alone: boolean): [string, (c: OptimizeResult["conflicts"][number]) => string][] => [
+  ["LIMIT", (c) => (c.kind === "ratio" ? `${c.numerator}:${c.denominator}` : c.kind === "nutrient" ? c.key! : c.kind === "co2e" ? "CO2e (kg per tonne)" : `${c.name} (inclusion %)`)],
+  ["BOUND", (c) => c.bound],
+  ["LIMIT VALUE", (c) => String(c.limit)],
+  [alone ? "MOVE TO" : "BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
+];
 
 const fixed = (v: number | null, d = 2) => (v === null ? "-" : v.toFixed(d));
 
@@ -106,20 +124,13 @@ function printReport(io: Io, r: OptimizeResult): void {
     const alone = r.conflicts.some((c) => c.alone);
     out(`No mix of the candidates meets every limit. Cost of the saved mix now: ${r.current.cost.toFixed(2)}\n`);
     out(alone ? "Each of these limits, moved alone to the value shown (every other limit kept), makes the formula feasible; the smallest move first:\n" : "No single limit suffices: relax these together (the value the closest mix reaches):\n");
-    printRows(io,
-      r.conflicts,
-      [
-        ["LIMIT", (c) => (c.kind === "ratio" ? `${c.numerator}:${c.denominator}` : c.kind === "nutrient" ? c.key! : `${c.name} (inclusion %)`)],
-        ["BOUND", (c) => c.bound],
-        ["LIMIT VALUE", (c) => String(c.limit)],
-        [alone ? "MOVE TO" : "BEST ACHIEVABLE", (c) => (c.bestAchievable === null ? "-" : String(c.bestAchievable))],
-      ],
-      false,
-    );
+    printRows(io, r.conflicts, conflictRows(alone), false);
     return;
   }
   const s = r.saving!;
-  out(`Cost per batch ${r.current.cost.toFixed(2)} → ${r.optimized.cost.toFixed(2)}: saving ${signed(s.perBatch)} (${signed(s.perTon)} per ton${s.percent === null ? "" : `, ${signed(s.percent)}%`})\n\n`);
+  out(`Cost per batch ${r.current.cost.toFixed(2)} → ${r.optimized.cost.toFixed(2)}: saving ${signed(s.perBatch)} (${signed(s.perTon)} per ton${s.percent === null ? "" : `, ${signed(s.percent)}%`})\n`);
+  const footprint = (v: number | null) => (v === null ? "unknown" : v.toFixed(1));
+  out(`Footprint ${footprint(r.current.co2ePerTon)} → ${footprint(r.optimized.co2ePerTon)} kg CO2e per tonne of feed\n\n`);
   const names = [...new Set([...r.current.ingredients.map((i) => i.name), ...r.optimized.ingredients.map((i) => i.name)])];
   const before = new Map(r.current.ingredients.map((i) => [i.name, i]));
   const after = new Map(r.optimized.ingredients.map((i) => [i.name, i]));
@@ -152,6 +163,13 @@ function printReport(io: Io, r: OptimizeResult): void {
     ],
     false,
   );
+  const cap = r.shadowPrices.co2e;
+  if (cap) {
+    out(
+      `\nThe CO2e cap of ${cap.limit} kg per tonne of feed binds: 1 kg per tonne more allowed changes the cost per tonne by ${signed(cap.shadowPrice, 6)}; ` +
+        `each tonne of CO2e abated at this cap costs ${cap.perTonneCo2e.toFixed(2)}.\n`,
+    );
+  }
   out("\nPrice ranging (the mix stays optimal while the price per ton stays in the range; - = no limit):\n");
   printRows(io,
     r.ranging,
@@ -170,7 +188,7 @@ function printReport(io: Io, r: OptimizeResult): void {
     [
       ["INGREDIENT", (e) => e.name],
       ["PRICE", (e) => e.price.toFixed(2)],
-      ["ENTERS BELOW", (e) => fixed(e.entersBelow)],
+      ["ENTERS BELOW", (e) => (e.reason === "co2e unknown" ? "- (co2e unknown: held at 0)" : fixed(e.entersBelow))],
     ],
     false,
   );

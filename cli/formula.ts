@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
+import { registerFormulaFrontier } from "./formula-frontier.ts";
 import { registerFormulaOptimize } from "./formula-optimize.ts";
 import { registerFormulaBatch } from "./formula-batch.ts";
 import { registerFormulaSweep } from "./formula-sweep.ts";
@@ -50,6 +51,7 @@ export function registerFormula(program: Command, io: Io): void {
   registerFormulaOptimize(group, io);
   registerFormulaBatch(group, io);
   registerFormulaSweep(group, io);
+  registerFormulaFrontier(group, io);
 
   withExamples(
     group

@@ -136,6 +136,8 @@ describe("GET /v1/formulas/:id/cost", () => {
         { name: "Maize", percent: 60, amount: 600, savedPrice: 200, price: 210, cost: 126, change: 6 },
         { name: "Soy", percent: 40, amount: 400, savedPrice: 400, price: 400, cost: 160, change: 0 },
       ],
+      co2ePerTon: null,
+      co2eUnknown: ["Maize", "Soy"],
     });
   });
 

@@ -133,11 +133,11 @@ describe("round trips: export, import into a new data file, export again — byt
   beforeAll(async () => {
     source = newDataFile();
     const ingredients: IngredientDetail[] = [
-      { name: "Soybean meal, \"48%\"", category: "Protein meals", price: 462.5, inStock: true, nutrients: { ME_poultry: 2440, CP: 48.5, Lys: 2.96 }, createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-02-03T04:05:06.789Z" },
-      { name: "=SUM(A1)", category: "Odd names", price: 0.001, inStock: false, nutrients: { toString: 1, constructor: 2, "x y": 0.00001 }, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
-      { name: "Maïs grain", category: "Cereals", price: 228, inStock: true, nutrients: { CP: 8.5, Ca: 0.02 }, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
-      { name: "maize", category: "Cereals", price: 1e9, inStock: true, nutrients: {}, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
-      { name: "Premix", category: "Additives", price: 2400, inStock: true, nutrients: { Ca: -0.5, CP: 1e-7 }, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
+      { name: "Soybean meal, \"48%\"", category: "Protein meals", price: 462.5, inStock: true, co2e: 4.6, nutrients: { ME_poultry: 2440, CP: 48.5, Lys: 2.96 }, createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-02-03T04:05:06.789Z" },
+      { name: "=SUM(A1)", category: "Odd names", price: 0.001, inStock: false, co2e: -1000, nutrients: { toString: 1, constructor: 2, "x y": 0.00001 }, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
+      { name: "Maïs grain", category: "Cereals", price: 228, inStock: true, co2e: 0.42, nutrients: { CP: 8.5, Ca: 0.02 }, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
+      { name: "maize", category: "Cereals", price: 1e9, inStock: true, co2e: null, nutrients: {}, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
+      { name: "Premix", category: "Additives", price: 2400, inStock: true, co2e: 1e-7, nutrients: { Ca: -0.5, CP: 1e-7 }, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
     ];
     expect((await fb(source, "import", "ingredients", file("src.json", JSON.stringify(ingredients)))).code).toBe(0);
     const formulas = [

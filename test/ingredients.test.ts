@@ -30,8 +30,8 @@ describe("POST /v1/ingredients", () => {
     expect(res.headers.get("location")).toBe("/v1/ingredients/Maize");
     const body = await res.json();
     expect(Object.keys(body)).toEqual(["status", "data"]);
-    expect(body.data).toMatchObject({ name: "Maize", category: "General", price: 0, inStock: true, nutrients: {} });
-    expect(Object.keys(body.data)).toEqual(["name", "category", "price", "inStock", "nutrients", "createdAt", "updatedAt"]);
+    expect(body.data).toMatchObject({ name: "Maize", category: "General", price: 0, inStock: true, co2e: null, nutrients: {} });
+    expect(Object.keys(body.data)).toEqual(["name", "category", "price", "inStock", "co2e", "nutrients", "createdAt", "updatedAt"]);
   });
 
   test("keeps nutrients in the order given and names with %, / and accents round-trip", async () => {

@@ -8,7 +8,8 @@ import { openTestStore, storedEvents } from "./helpers/store.ts";
 /**
  * Every route and method of `routes`, with a write key of one workspace against the data of another.
  * Each workspace's records carry its marker (in names, categories, formula names), so any leak of the
- * other's data shows in a body. A route added later is covered as it is: reads need nothing, a write
+ * other's data shows in a body. A route added later is covered as it is: a read needs only its required
+ * query in REQUIRED_QUERY (else it answers 400 here), a write
  * needs a body in WRITE_BODIES (the test says which is missing).
  */
 const NOW = "2026-11-21T12:00:00.000Z";
@@ -16,6 +17,12 @@ const LATER = "2026-11-22T12:00:00.000Z";
 
 /** Path parameter values that exist in both workspaces, with different data behind them. */
 const SHARED: Record<string, string[]> = { name: ["Maize"], id: ["starter"] };
+
+/** The query a read route cannot answer without (its required parameters), valid for either side's data. */
+const REQUIRED_QUERY: Record<string, string> = {
+  "/v1/formulas/:id/batch": "size=500&resolution=1",
+  "/v1/formulas/:id/sweep": "ingredient=Maize&from=100&to=300&points=3",
+};
 
 /** A valid body for each write route; `name` is one the other workspace holds. */
 const WRITE_BODIES: Record<string, (name: string) => unknown> = {
@@ -100,6 +107,13 @@ const filtersFor = (owner: Side) =>
  * (`exists` says in whose data), reads also with instants.
  */
 function pathsOf(route: Route, owner: Side, read = true): { path: string; value: string | null; exists: "owner" | "both" | null }[] {
+  const required = REQUIRED_QUERY[route.path];
+  const paths = anyPathsOf(route, owner, read);
+  if (!required) return paths;
+  return paths.map((p) => ({ ...p, path: p.path.includes("?") ? `${p.path}&${required}` : `${p.path}?${required}` }));
+}
+
+function anyPathsOf(route: Route, owner: Side, read: boolean): { path: string; value: string | null; exists: "owner" | "both" | null }[] {
   const params = paramsOf(route);
   if (params.length === 0) return (read ? filtersFor(owner) : [""]).map((query) => ({ path: route.path + query, value: null, exists: null }));
   for (const p of params) {

@@ -18,6 +18,19 @@ export interface PricePoint {
   inStock: boolean;
 }
 
+/** A PUT's change: PUT /v1/prices/:name never carries `co2e`; PUT /v1/ingredients/:name may (null clears it). */
+export interface PriceChange {
+  price: number;
+  inStock?: boolean | undefined;
+  co2e?: number | null | undefined;
+}
+
+/**
+ * The footprint after a change: an absent `co2e` keeps the stored one (footprints have no history).
+ * @example co2eAfter({ co2e: 0.4 }, { price: 219 }) // 0.4
+ */
+export const co2eAfter = (before: { co2e: number | null }, change: PriceChange): number | null => (change.co2e === undefined ? before.co2e : change.co2e);
+
 /**
  * A price and stock flag after a change that may leave the flag out.
  * @example priceAfter({ price: 215, inStock: true }, { price: 219 }) // { price: 219, inStock: true }

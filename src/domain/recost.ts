@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { costChangesResponse, formulaCostResponse } from "../schemas/history.ts";
+import type { Footprint } from "./footprint.ts";
 import { costOf, rawCost, round } from "./formula-math.ts";
 
 /** A saved composition row: `price` and `cost` as frozen at import. */
@@ -28,6 +29,8 @@ export type PriceOf = (name: string, row: SavedRow) => number;
 
 /** `data` of GET /v1/formulas/:id/cost, as its schema documents it. */
 export type FormulaCost = z.output<typeof formulaCostResponse>["data"];
+/** The recosting alone; the store adds the footprint (today's `co2e` values, not the prices'). */
+export type Recosted = Omit<FormulaCost, keyof Footprint>;
 
 /**
  * The cost of a composition at the given prices: unrounded row costs summed, then rounded to 2.
@@ -49,7 +52,7 @@ export function percentOf(part: number, whole: number): number | null {
  * A formula recosted at other prices, row by row, against its saved figures.
  * @example recost(formula, "2026-10-01T00:00:00.000Z", (name) => prices.get(name)!).change // 12.4
  */
-export function recost(f: SavedFormula, at: string, priceOf: PriceOf): FormulaCost {
+export function recost(f: SavedFormula, at: string, priceOf: PriceOf): Recosted {
   const cost = costAt(f.batchSize, f.ingredients, priceOf);
   const change = round(cost - f.totalCost, 2);
   return {

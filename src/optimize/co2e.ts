@@ -4,10 +4,10 @@
  * (x/100 of a tonne is 10·x kg). A footprint row is linear in x like a nutrient row, so a cap on it is
  * one more row of the least-cost problem, with its own dual: the cost of allowing 1 kg CO2e per tonne more.
  */
+import { KG_PER_TONNE_PER_PERCENT } from "../domain/footprint.ts";
+import { round } from "../domain/formula-math.ts";
 import { type Candidate, type LeastCostProblem, type Row } from "./model.ts";
-
-/** kg CO2e per tonne of feed for each percent of an ingredient of 1 kg CO2e per kg. */
-export const KG_PER_TONNE_PER_PERCENT = 10;
+import type { ShadowPrice } from "./sensitivity.ts";
 
 export const co2eKnown = (c: Candidate): c is Candidate & { co2e: number } => typeof c.co2e === "number";
 
@@ -44,14 +44,13 @@ export function withCo2eCap(problem: LeastCostProblem, max: number): LeastCostPr
 }
 
 /**
- * kg CO2e per tonne of a mix (percents), or null when a row of it has no known footprint (even at 0 %).
- * @example co2ePerTonOf([{ co2e: 0.4, percent: 60 }, { co2e: 4.5, percent: 40 }]) // 2040
+ * The cap's shadow price as the answer shows it, when the cap binds: the change of cost per tonne of
+ * feed for 1 kg CO2e per tonne more allowed (6 decimals), and the marginal cost of abating one tonne of
+ * CO2e, −shadowPrice × 1000, from the unrounded figure (2 decimals).
+ * @example co2eShadowShown(sensitivity.shadowPrices) // { limit: 450, shadowPrice: -0.008552, perTonneCo2e: 8.55 }
  */
-export function co2ePerTonOf(rows: ReadonlyArray<{ co2e?: number | null; percent: number }>): number | null {
-  let sum = 0;
-  for (const r of rows) {
-    if (typeof r.co2e !== "number") return null;
-    sum += r.co2e * r.percent * KG_PER_TONNE_PER_PERCENT;
-  }
-  return sum;
+export function co2eShadowShown(shadowPrices: readonly ShadowPrice[]): { limit: number; shadowPrice: number; perTonneCo2e: number } | undefined {
+  const cap = shadowPrices.find((s) => s.limit.kind === "co2e");
+  if (!cap) return undefined;
+  return { limit: cap.value, shadowPrice: round(cap.shadowPrice, 6), perTonneCo2e: round(-cap.shadowPrice * 1000, 2) };
 }

@@ -8,7 +8,9 @@ import type { Highs } from "highs";
 import { round, type FormulaConstraints } from "../domain/formula-math.ts";
 import { frontierOf, type FrontierPoint } from "./frontier.ts";
 import { inMix, type Candidate } from "./model.ts";
-import { shapeConflict } from "./result.ts";
+import { checkSize } from "./optimize-task.ts";
+import { candidatesOf, shapeConflict, type FormulaToOptimize, type OptimizeOptions } from "./result.ts";
+import type { IngredientDetail } from "../store/ingredients.ts";
 
 export interface FrontierTaskInput {
   id: string;
@@ -26,6 +28,17 @@ export interface FrontierShown {
   abatement: { from: number; to: number; costPerTonneCo2e: number | null }[];
   heldOut: string[];
   conflicts: ReturnType<typeof shapeConflict>[];
+}
+
+/**
+ * The task's input: the formula's candidates (as the optimization takes them) with their footprints,
+ * after the solver's size limits are checked, so a refused problem is never copied to a worker.
+ * @example frontierInput(formula, (n) => byName.get(n) ?? null, NO_OPTIONS, 11).candidates.length
+ */
+export function frontierInput(formula: FormulaToOptimize, lookup: (name: string) => IngredientDetail | null, options: OptimizeOptions, points: number): FrontierTaskInput {
+  const candidates = candidatesOf(formula, lookup, options);
+  checkSize(formula, candidates.length);
+  return { id: formula.id, name: formula.name, candidates, constraints: formula.constraints, points };
 }
 
 /**

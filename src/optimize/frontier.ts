@@ -10,9 +10,9 @@
 import type { Highs } from "highs";
 import type { FormulaConstraints } from "../domain/formula-math.ts";
 import { co2eCoefficients, unknownCo2e, withCo2eCap } from "./co2e.ts";
-import { conflictsOf, type Conflict } from "./conflicts.ts";
 import { readSolution, SOLVER_OPTIONS, toModelData, type LpSolution } from "./lp.ts";
 import { buildProblem, costPerTon, type Candidate, type LeastCostProblem } from "./model.ts";
+import { repairsOf, type Repair } from "./repairs.ts";
 import { lpOf } from "./solve.ts";
 
 export interface FrontierInput {
@@ -35,7 +35,7 @@ export interface FrontierPoint {
 
 export type Frontier =
   | { status: "optimal"; candidates: Candidate[]; heldOut: string[]; points: FrontierPoint[] }
-  | { status: "infeasible"; candidates: Candidate[]; heldOut: string[]; conflicts: Conflict[] };
+  | { status: "infeasible"; candidates: Candidate[]; heldOut: string[]; conflicts: Repair[] };
 
 /** A reduced cost or dual above this is not zero (cost per tonne per percent or per unit of a limit). */
 const NONZERO = 1e-9;
@@ -67,7 +67,7 @@ export function frontierOf(highs: Highs, input: FrontierInput): Frontier {
     };
     const cheapest = run();
     if (cheapest.status === "infeasible") {
-      return { status: "infeasible", candidates, heldOut, conflicts: conflictsOf(highs, { candidates, rows: problem.rows.slice(0, -1) }) };
+      return { status: "infeasible", candidates, heldOut, conflicts: repairsOf(highs, { candidates, rows: problem.rows.slice(0, -1) }) };
     }
     const footprint = co2eCoefficients(candidates);
     const infinite = (v: number) => (v === Infinity ? highs.infinity : v === -Infinity ? -highs.infinity : v);

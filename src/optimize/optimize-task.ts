@@ -18,10 +18,12 @@ export interface OptimizeInput {
   /** What-if prices per ton, [name, price]. */
   prices: [string, number][];
   includeOutOfStock: boolean;
+  /** A cap on the footprint, kg CO2e per tonne; null: none. */
+  maxCo2e: number | null;
 }
 
 /** Refuses a formula and candidates over the solver's size limits (400 naming the limit). */
-function checkSize(formula: FormulaToOptimize, candidates: number): void {
+export function checkSize(formula: FormulaToOptimize, candidates: number): void {
   const { nutrients, ingredients, ratios } = formula.constraints;
   const bounded = (b: { min: number | null; max: number | null }) => b.min !== null || b.max !== null;
   checkSolveSize({ candidates, limits: nutrients.filter(bounded).length + ingredients.filter(bounded).length, ratios: (ratios ?? []).length });
@@ -41,7 +43,7 @@ export function optimizeInput(formula: FormulaToOptimize, lookup: (name: string)
   );
   const ingredients = names.flatMap((name) => lookup(name) ?? []);
   checkSize(formula, ingredients.length);
-  return { formula, ingredients, include: [...options.include], prices: [...options.prices], includeOutOfStock: options.includeOutOfStock };
+  return { formula, ingredients, include: [...options.include], prices: [...options.prices], includeOutOfStock: options.includeOutOfStock, maxCo2e: options.maxCo2e ?? null };
 }
 
 /**
@@ -51,6 +53,6 @@ export function optimizeInput(formula: FormulaToOptimize, lookup: (name: string)
 export function optimizeTask(highs: Highs, input: OptimizeInput): OptimizeResult {
   checkSize(input.formula, input.ingredients.length);
   const byName = new Map(input.ingredients.map((i) => [i.name, i]));
-  const options: OptimizeOptions = { include: input.include, prices: new Map(input.prices), includeOutOfStock: input.includeOutOfStock };
+  const options: OptimizeOptions = { include: input.include, prices: new Map(input.prices), includeOutOfStock: input.includeOutOfStock, maxCo2e: input.maxCo2e };
   return optimizeFormula(highs, input.formula, (name) => byName.get(name) ?? null, options);
 }

@@ -10,6 +10,8 @@ import type { IngredientDetail } from "../store/ingredients.ts";
 import { decimalOf, weightedSum } from "./exact.ts";
 import { shownEntersBelow, shownPriceRange, shownValidity } from "./inward.ts";
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
+import { footprintOf } from "../domain/footprint.ts";
+import { co2eKnown, co2eShadowShown, withCo2eCap } from "./co2e.ts";
 import { buildProblem, candidateNames, inMix, type Candidate, type Limit } from "./model.ts";
 import type { Conflict } from "./conflicts.ts";
 import { limitTarget } from "./limit-target.ts";
@@ -24,6 +26,8 @@ export interface OptimizeOptions {
   prices: ReadonlyMap<string, number>;
   /** Let out-of-stock candidates into the mix instead of holding them at 0. */
   includeOutOfStock: boolean;
+  /** A cap on the mix's footprint, kg CO2e per tonne (absent or null: none). */
+  maxCo2e?: number | null;
 }
 
 export const NO_OPTIONS: OptimizeOptions = { include: [], prices: new Map(), includeOutOfStock: false };
@@ -52,7 +56,7 @@ export function candidatesOf(formula: FormulaToOptimize, lookup: Lookup, options
   return names.flatMap((name) => {
     const found = lookup(name);
     if (!found) return [];
-    return [{ name, price: options.prices.get(name) ?? found.price, held: !found.inStock && !options.includeOutOfStock, nutrients: found.nutrients }];
+    return [{ name, price: options.prices.get(name) ?? found.price, held: !found.inStock && !options.includeOutOfStock, nutrients: found.nutrients, co2e: found.co2e }];
   });
 }
 
@@ -62,7 +66,8 @@ export function candidatesOf(formula: FormulaToOptimize, lookup: Lookup, options
  */
 export function optimizeFormula(highs: Highs, formula: FormulaToOptimize, lookup: Lookup, options: OptimizeOptions): OptimizeResult {
   const candidates = candidatesOf(formula, lookup, options);
-  const outcome = solveLeastCost(highs, buildProblem(candidates, formula.constraints));
+  const problem = buildProblem(candidates, formula.constraints);
+  const outcome = solveLeastCost(highs, options.maxCo2e == null ? problem : withCo2eCap(problem, options.maxCo2e));
   const mix = outcome.status === "optimal" ? roundedMix(highs, outcome.problem, outcome.solution.x) : new Int32Array(0);
   return shapeResult(formula, lookup, options, outcome, mix);
 }
@@ -75,6 +80,7 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
   const current = {
     cost: totalCostOf(currentRows.map((r) => ({ ...r, batchSize }))),
     costPerTon: costPerTonOf(currentRows),
+    co2ePerTon: footprintOf(currentRows.map((r) => ({ ...r, co2e: lookup(r.name)?.co2e ?? null }))).co2ePerTon,
     ingredients: currentRows.map((r) => ({ ...r, cost: costOf(amountOf(r.percent, batchSize), r.price) })),
   };
   const head = { id: formula.id, name: formula.name, batchSize, status: outcome.status };
@@ -97,11 +103,12 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
   const x = solution.x;
   // Every figure of the optimized mix is the rounded mix's (rounding.ts): what is shown is what is saved.
   const percentOf = (j: number) => round(mix[j]! / UNITS_PER_PERCENT, 4);
-  const rows = candidates.flatMap((c, j) => (mix[j] === 0 ? [] : [{ name: c.name, percent: percentOf(j), price: c.price, nutrients: c.nutrients }]));
+  const rows = candidates.flatMap((c, j) => (mix[j] === 0 ? [] : [{ name: c.name, percent: percentOf(j), price: c.price, nutrients: c.nutrients, co2e: c.co2e ?? null }]));
   rows.sort((a, b) => b.percent - a.percent || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const optimized = {
     cost: totalCostOf(rows.map((r) => ({ ...r, batchSize }))),
     costPerTon: costPerTonOf(rows),
+    co2ePerTon: footprintOf(rows).co2ePerTon,
     ingredients: rows.map((r) => {
       const amount = amountOf(r.percent, batchSize);
       return { name: r.name, percent: r.percent, amount, price: round(r.price, 2), cost: costOf(amount, r.price) };
@@ -118,6 +125,7 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
     else if (s.limit.kind === "ingredient") shadow.ingredients.push({ name: s.limit.name, ...common, ...range });
     else if (s.limit.kind === "ratio") shadow.ratios.push({ numerator: s.limit.numerator, denominator: s.limit.denominator, ...common, ...range });
   }
+  const co2e = co2eShadowShown(sensitivity.shadowPrices);
   const inUnrounded = candidates.flatMap((c, j) => (inMix(x, j) ? [{ c, j, percent: percentOf(j) }] : []));
   inUnrounded.sort((a, b) => b.percent - a.percent || (a.c.name < b.c.name ? -1 : a.c.name > b.c.name ? 1 : 0));
 
@@ -130,9 +138,13 @@ function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: Optimi
       perTon,
       percent: current.costPerTon === 0 ? null : round((perTon / current.costPerTon) * 100, 2),
     },
-    shadowPrices: shadow,
+    shadowPrices: co2e ? { ...shadow, co2e } : shadow,
     ranging: inUnrounded.map(({ c, j, percent }) => ({ name: c.name, percent, price: round(c.price, 2), ...shownPriceRange(sensitivity.priceLow[j]!, sensitivity.priceHigh[j]!) })),
-    excluded: candidates.flatMap((c, j) => (inMix(x, j) ? [] : [{ name: c.name, price: round(c.price, 2), entersBelow: shownEntersBelow(sensitivity.entersBelow[j]!) }])),
+    excluded: candidates.flatMap((c, j) => {
+      if (inMix(x, j)) return [];
+      const held = options.maxCo2e != null && !co2eKnown(c) ? { reason: "co2e unknown" as const } : {};
+      return [{ name: c.name, price: round(c.price, 2), entersBelow: shownEntersBelow(sensitivity.entersBelow[j]!), ...held }];
+    }),
     conflicts: [],
   };
 }

@@ -4,6 +4,7 @@
  * structured clone). Adding one is one line here: `kind: function`.
  */
 import type { Highs } from "highs";
+import { frontierTask } from "./frontier-task.ts";
 import { batchSheetTask } from "./batch-task.ts";
 import { optimizeTask } from "./optimize-task.ts";
 import { planTask } from "./plan-task.ts";
@@ -13,6 +14,7 @@ import { causeOf, SolverFailure, solverProblem } from "./solver-errors.ts";
 
 export const TASKS = {
   optimize: optimizeTask,
+  frontier: frontierTask,
   sweep: sweepTask,
   batchSheet: batchSheetTask,
   plan: planTask,

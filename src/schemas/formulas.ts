@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { footprintFields } from "./footprint.ts";
 import { ingredientName, NUTRIENT_VALUE_LIMIT as NUMBER_LIMIT, nutrients, price, text } from "./ingredients.ts";
 import { isoDateTime } from "./time.ts";
 
@@ -134,7 +135,7 @@ export const formulaList = z.lazy(() =>
     .meta({ id: "FormulaList" }),
 );
 
-/** GET /v1/formulas/:id. */
+/** GET /v1/formulas/:id: the detail and its footprint. */
 export const formulaRead = z.lazy(() =>
-  z.object({ status: z.literal("ok"), data: formulaDetail, timestamp }).meta({ id: "FormulaResponse" }),
+  z.object({ status: z.literal("ok"), data: formulaDetail.unwrap().extend(footprintFields).meta({ id: "FormulaDetailRead" }), timestamp }).meta({ id: "FormulaResponse" }),
 );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { footprintFields } from "./footprint.ts";
 import { ingredientQuery } from "./ingredients.ts";
 import { instant } from "./time.ts";
 
@@ -63,6 +64,7 @@ export const formulaCostResponse = z.lazy(() =>
             change: money("cost − the row's saved cost."),
           }),
         ),
+        ...footprintFields,
       }),
       timestamp,
     })

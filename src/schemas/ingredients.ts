@@ -51,6 +51,14 @@ export const ingredientName = text("name", 200)
   .meta({ description: "Unique within the workspace (exact match); trimmed.", example: "Soybean meal 48%" });
 export const categoryName = text("category", 100).meta({ description: "Category (pool) name.", example: "Protein meals" });
 export const price = z.number().min(0).max(PRICE_MAX).meta({ description: "Price per ton.", example: 462.5 });
+export const CO2E_LIMIT = 1e3;
+/** The footprint (docs/decisions.md#carbon-footprint); null = unknown. */
+export const co2e = z
+  .number()
+  .min(-CO2E_LIMIT)
+  .max(CO2E_LIMIT)
+  .nullable()
+  .meta({ description: "kg CO2e per kg as fed, cradle to mill gate, land-use change included; null = unknown.", example: 0.55 });
 
 /**
  * zod drops a `__proto__` key without a word (it guards against prototype pollution), so input that
@@ -90,12 +98,16 @@ export const createIngredientBody = z
     category: categoryName.default("General"),
     price: price.default(0),
     inStock: z.boolean().default(true),
+    co2e: co2e.default(null),
     nutrients: nutrients.default({}),
   })
   .meta({ id: "IngredientCreate" });
 
 /** PUT /v1/ingredients/:name and PUT /v1/prices/:name: the price is required. */
 export const updatePriceBody = z.strictObject({ price, inStock: z.boolean().optional() }).meta({ id: "PriceUpdate" });
+
+/** PUT /v1/ingredients/:name: the price update plus `co2e` (absent keeps the stored value, null clears it). */
+export const updateIngredientBody = z.strictObject({ price, inStock: z.boolean().optional(), co2e: co2e.optional() }).meta({ id: "IngredientUpdate" });
 
 /** Filters of GET /v1/ingredients and GET /v1/prices; unknown parameters are ignored. */
 export const ingredientQuery = z.object({
@@ -111,5 +123,7 @@ export const ingredientQuery = z.object({
     .meta({ description: "Only in-stock (`true`) or out-of-stock (`false`) ingredients." }),
 });
 
-export type CreateIngredient = z.output<typeof createIngredientBody>;
+/** A new ingredient as the stores take it: the body as validated, the footprint optional (unknown when absent). */
+export type CreateIngredient = Omit<z.output<typeof createIngredientBody>, "co2e"> & { co2e?: number | null };
 export type UpdatePrice = z.output<typeof updatePriceBody>;
+export type UpdateIngredient = z.output<typeof updateIngredientBody>;

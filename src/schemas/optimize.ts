@@ -10,6 +10,7 @@ const timestamp = z.string().meta({ description: "ISO 8601 UTC with milliseconds
 const perTon = (what: string) => z.number().meta({ description: `${what}, per ton, 2 decimals.` });
 const nullablePrice = (what: string) => z.number().nullable().meta({ description: `${what}, per ton, 2 decimals; null = unbounded.` });
 const bound = z.enum(["min", "max"]);
+const co2ePerTon = (what: string) => z.number().nullable().meta({ description: `${what}: kg CO2e per tonne of feed at today's co2e values, 1 decimal; null when an ingredient of it has no known co2e.` });
 
 const saving = z.lazy(() =>
   z
@@ -27,6 +28,19 @@ const validRange = {
 };
 const shadowPrice = z.number().meta({ description: "Change of the cost per ton for one unit more of the limit (1 % CP, 1 kcal/kg, 1 % inclusion, 1.0 of a ratio), signed, 4 decimals." });
 
+/** What to relax when no mix meets the limits (the optimization's and the frontier's). */
+export const conflict = z.strictObject({
+  kind: z.enum(["nutrient", "ingredient", "ratio", "co2e"]),
+  key: z.string().optional(),
+  name: z.string().optional(),
+  numerator: z.string().optional(),
+  denominator: z.string().optional(),
+  bound,
+  limit: z.number(),
+  bestAchievable: z.number().nullable().meta({ description: "alone: the value this limit must be moved to, every other limit kept, rounded toward feasibility at 4 decimals (down for a min, up for a max); not alone: the value the least-violating mix reaches (null: a ratio whose denominator is 0)." }),
+  alone: z.boolean().meta({ description: "true: moving this limit alone to bestAchievable makes the formula feasible; false: no single limit suffices, and this is one of the limits an elastic re-solve moves." }),
+}).meta({ id: "Conflict" });
+
 export const optimizeResult = z.lazy(() =>
   z
     .strictObject({
@@ -37,12 +51,14 @@ export const optimizeResult = z.lazy(() =>
       current: z.strictObject({
         cost: z.number().meta({ description: "The saved composition at these prices, per batch, 2 decimals." }),
         costPerTon: perTon("The saved composition at these prices: Σ percent / 100 × price"),
+        co2ePerTon: co2ePerTon("The saved composition"),
         ingredients: z.array(z.strictObject({ name: z.string(), percent: z.number(), price: z.number(), cost: z.number() })),
       }),
       optimized: z
         .strictObject({
           cost: z.number().meta({ description: "Per batch, 2 decimals." }),
           costPerTon: perTon("Σ percent / 100 × price of the rounded mix"),
+          co2ePerTon: co2ePerTon("The rounded mix"),
           ingredients: z.array(
             z.strictObject({
               name: z.string(),
@@ -61,6 +77,14 @@ export const optimizeResult = z.lazy(() =>
         nutrients: z.array(z.strictObject({ key: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
         ingredients: z.array(z.strictObject({ name: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
         ratios: z.array(z.strictObject({ numerator: z.string(), denominator: z.string(), bound, limit: z.number(), shadowPrice, ...validRange })),
+        co2e: z
+          .strictObject({
+            limit: z.number().meta({ description: "maxCo2e, kg CO2e per tonne of feed." }),
+            shadowPrice: z.number().meta({ description: "Change of the cost per tonne of feed for 1 kg CO2e per tonne more allowed (≤ 0), 6 decimals." }),
+            perTonneCo2e: z.number().meta({ description: "−shadowPrice × 1000 from the unrounded shadow price: the marginal cost of abating one tonne of CO2e, 2 decimals." }),
+          })
+          .optional()
+          .meta({ description: "Only with maxCo2e, when the cap binds." }),
       }),
       ranging: z.array(
         z.strictObject({
@@ -76,22 +100,11 @@ export const optimizeResult = z.lazy(() =>
           name: z.string(),
           price: z.number(),
           entersBelow: z.number().nullable().meta({ description: "Price below which it would enter the mix, rounded down at 2 decimals; null: never (or held out of stock)." }),
+          reason: z.literal("co2e unknown").optional().meta({ description: "Only with maxCo2e: held at 0 because its co2e is unknown." }),
         }),
       ),
       conflicts: z
-        .array(
-          z.strictObject({
-            kind: z.enum(["nutrient", "ingredient", "ratio", "co2e"]),
-            key: z.string().optional(),
-            name: z.string().optional(),
-            numerator: z.string().optional(),
-            denominator: z.string().optional(),
-            bound,
-            limit: z.number(),
-            bestAchievable: z.number().nullable().meta({ description: "alone: the value this limit must be moved to, every other limit kept, rounded toward feasibility at 4 decimals (down for a min, up for a max); not alone: the value the least-violating mix reaches (null: a ratio whose denominator is 0)." }),
-            alone: z.boolean().meta({ description: "true: moving this limit alone to bestAchievable makes the formula feasible; false: no single limit suffices, and this is one of the limits an elastic re-solve moves." }),
-          }),
-        )
+        .array(conflict)
         .meta({ description: "Infeasible only: every single-limit repair, by relative move |bestAchievable − limit| / max(|limit|, 1), then kind (nutrient, ingredient, ratio) and key or name; only when no single limit suffices, the elastic set. [] when optimal." }),
     })
     .meta({ id: "OptimizeResult" }),
@@ -127,6 +140,26 @@ export const savingsReport = z.lazy(() =>
     .meta({ id: "SavingsReport", description: "Every formula optimized at today's prices and stock, by saving per ton descending, infeasible ones and those in error last." }),
 );
 
+/** The most a footprint can be: 1000 kg CO2e per kg (the co2e limit) is 10^6 kg per tonne. */
+const MAX_CO2E_LIMIT = 1e6;
+const MAX_CO2E_PROBLEM = `maxCo2e must be a number from -${MAX_CO2E_LIMIT} to ${MAX_CO2E_LIMIT} (kg CO2e per tonne of feed)`;
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** `maxCo2e=V`: a cap on the mix's footprint in kg CO2e per tonne of feed (docs/decisions.md#carbon-footprint). */
+export const maxCo2eParameter = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined) return null;
+    const n = DECIMAL.test(v.trim()) ? Number(v) : NaN;
+    if (!(Math.abs(n) <= MAX_CO2E_LIMIT)) {
+      ctx.issues.push({ code: "custom", message: MAX_CO2E_PROBLEM, input: v });
+      return z.NEVER;
+    }
+    return n;
+  })
+  .meta({ description: "A cap on the mix's footprint, kg CO2e per tonne of feed: Σ co2e × percent × 10 ≤ maxCo2e; candidates of unknown co2e are then held at 0." });
+
 /**
  * The query of GET /v1/formulas/:id/optimize as documented and validated by the router. `include` and
  * `price` have their own splitting rules, applied to the raw query by src/optimize/what-if.ts; here
@@ -143,4 +176,5 @@ export const optimizeQuery = z.object({
     .optional()
     .transform((v) => v === "true")
     .meta({ description: "Let out-of-stock candidates into the mix (default: they are held at 0)." }),
+  maxCo2e: maxCo2eParameter,
 });

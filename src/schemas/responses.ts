@@ -38,6 +38,7 @@ export const ingredientDetail = z.lazy(() =>
       category: z.string(),
       price: z.number(),
       inStock: z.boolean(),
+      co2e: z.number().nullable().meta({ description: "kg CO2e per kg as fed, cradle to mill gate, land-use change included; null = unknown." }),
       nutrients: z.record(z.string(), z.number()).meta({ description: "Every nutrient, in the order it was given." }),
       createdAt: timestamp,
       updatedAt: timestamp,

@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import { changesSince, movesOf, priceFrom, withLines, type FormulaCostMove, type MoveLine, type ReportFormula, type ReportFormulaRow, type ReportLine } from "../domain/cost-report.ts";
 import { recost, type CostChange, type FormulaCost } from "../domain/recost.ts";
+import { formulaFootprint } from "./footprints.ts";
 import { requireFormula } from "./formulas.ts";
 import { currentPrices, pricesInEffect } from "./price-history.ts";
 
@@ -19,7 +20,8 @@ export type { FormulaCostMove } from "../domain/cost-report.ts";
 export function formulaCost(db: Database, workspaceId: number, id: string, at: string | null, shownAt: string): FormulaCost {
   const formula = requireFormula(db, workspaceId, id);
   const prices = at === null ? currentPrices(db, workspaceId, id) : pricesInEffect(db, workspaceId, at, id);
-  return recost(formula, shownAt, priceFrom(prices));
+  // The footprint is today's whatever `at` is: footprints have no history.
+  return { ...recost(formula, shownAt, priceFrom(prices)), ...formulaFootprint(db, workspaceId, id) };
 }
 
 /** Saved formulas with their composition (and each row's current price), in id order. */

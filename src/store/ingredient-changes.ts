@@ -4,7 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { ConflictError } from "../domain/errors.ts";
-import { addedEvent, priceAfter, priceEvents, type Actor } from "../domain/ingredient-events.ts";
+import { addedEvent, co2eAfter, priceAfter, priceEvents, type Actor, type PriceChange } from "../domain/ingredient-events.ts";
 import type { CreateIngredient } from "../schemas/ingredients.ts";
 import { formulasMovedBy } from "./costs.ts";
 import { hasSubscriber } from "./deliveries.ts";
@@ -36,26 +36,28 @@ export function createIngredient(db: Database, actor: Actor, input: CreateIngred
  */
 export function insertIngredient(db: Database, workspaceId: number, input: CreateIngredient, source: PriceSource, now: string, createdAt = now): void {
   db.query(
-    `INSERT INTO ingredients (workspace_id, name, category, price, in_stock, nutrients, nutrient_count, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(workspaceId, input.name, input.category, input.price, input.inStock ? 1 : 0, JSON.stringify(input.nutrients), Object.keys(input.nutrients).length, createdAt, now);
+    `INSERT INTO ingredients (workspace_id, name, category, price, in_stock, co2e, nutrients, nutrient_count, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(workspaceId, input.name, input.category, input.price, input.inStock ? 1 : 0, input.co2e ?? null, JSON.stringify(input.nutrients), Object.keys(input.nutrients).length, createdAt, now);
   recordPrice(db, workspaceId, input.name, { price: input.price, inStock: input.inStock, at: now, source });
 }
 
 /**
- * Set a price (and optionally the stock flag), inside the caller's transaction with what it causes: a history
+ * Set a price (and optionally the stock flag and, from PUT /v1/ingredients/:name, the footprint: absent keeps it), inside the caller's transaction with what it causes: a history
  * entry unless price and stock are both repeated; when the price changes, `price.updated` and, if
  * the current cost of a saved formula moves and a webhook asked for it, `formula.cost_changed` (the
  * same ingredient, so one order per webhook covers both).
  * @example updatePrice(db, actor, "Maize", { price: 219, inStock: true })
  */
-export function updatePrice(db: Database, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): IngredientDetail {
+export function updatePrice(db: Database, actor: Actor, name: string, change: PriceChange): IngredientDetail {
   requireTransaction(db, "updatePrice");
   const before = requireIngredient(db, actor.workspaceId, name);
   const after = priceAfter(before, change);
-  db.query("UPDATE ingredients SET price = ?, in_stock = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
+  const co2e = co2eAfter(before, change);
+  db.query("UPDATE ingredients SET price = ?, in_stock = ?, co2e = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
     after.price,
     after.inStock ? 1 : 0,
+    co2e,
     actor.now,
     actor.workspaceId,
     name,
@@ -71,7 +73,7 @@ export function updatePrice(db: Database, actor: Actor, name: string, change: { 
     }
   }
   // What a re-read would return, without reading the nutrients again.
-  return { ...before, ...after, updatedAt: actor.now };
+  return { ...before, ...after, co2e, updatedAt: actor.now };
 }
 
 /**

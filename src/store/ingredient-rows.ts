@@ -21,6 +21,7 @@ export interface DetailRow {
   category: string;
   price: number;
   inStock: number;
+  co2e: number | null;
   nutrients: string;
   createdAt: string;
   updatedAt: string;

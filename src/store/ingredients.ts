@@ -32,7 +32,7 @@ export function listPools(db: Database, workspaceId: number): string[] {
   ).map((r) => r.category);
 }
 
-const DETAIL = `SELECT name, category, price, in_stock AS inStock, nutrients, created_at AS createdAt, updated_at AS updatedAt FROM ingredients`;
+const DETAIL = `SELECT name, category, price, in_stock AS inStock, co2e, nutrients, created_at AS createdAt, updated_at AS updatedAt FROM ingredients`;
 
 /** @example findIngredient(db, 1, "Soybean meal 48%") // IngredientDetail | null */
 export function findIngredient(db: Database, workspaceId: number, name: string): IngredientDetail | null {

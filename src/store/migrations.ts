@@ -15,6 +15,7 @@ import s6 from "./migrations/sqlite/006-delivery-attempts.sql" with { type: "tex
 import s7 from "./migrations/sqlite/007-price-history-without-foreign-key.sql" with { type: "text" };
 import s8 from "./migrations/sqlite/008-price-log.sql" with { type: "text" };
 import s9 from "./migrations/sqlite/009-rate-counts.sql" with { type: "text" };
+import s10 from "./migrations/sqlite/010-ingredient-co2e.sql" with { type: "text" };
 import p1 from "./migrations/pg/001-workspaces-keys-ingredients.sql" with { type: "text" };
 import p2 from "./migrations/pg/002-formulas.sql" with { type: "text" };
 import p3 from "./migrations/pg/003-webhooks-deliveries.sql" with { type: "text" };
@@ -24,6 +25,7 @@ import p6 from "./migrations/pg/006-delivery-attempts.sql" with { type: "text" }
 import p7 from "./migrations/pg/007-price-history-without-foreign-key.sql" with { type: "text" };
 import p8 from "./migrations/pg/008-price-log.sql" with { type: "text" };
 import p9 from "./migrations/pg/009-rate-counts.sql" with { type: "text" };
+import p10 from "./migrations/pg/010-ingredient-co2e.sql" with { type: "text" };
 
 /** One step: its file name (the same in both folders) and its SQL in each dialect. */
 export interface MigrationStep {
@@ -42,6 +44,7 @@ export const MIGRATION_STEPS: readonly MigrationStep[] = [
   { name: "007-price-history-without-foreign-key", sqlite: s7, pg: p7 },
   { name: "008-price-log", sqlite: s8, pg: p8 },
   { name: "009-rate-counts", sqlite: s9, pg: p9 },
+  { name: "010-ingredient-co2e", sqlite: s10, pg: p10 },
 ];
 
 /** The schema version this build brings a database to, on either backend. */

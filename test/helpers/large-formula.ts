@@ -25,6 +25,7 @@ export function largeFormula(size: LargeSize, seed = 26): { formula: FormulaToOp
     category: "Large",
     price: Math.round((100 + next() * 900) * 100) / 100,
     inStock: true,
+    co2e: null,
     nutrients: Object.fromEntries(keys.map((k) => [k, Math.round(next() * 5000) / 100])),
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",

@@ -145,7 +145,13 @@ export function exactBreaks(problem: LeastCostProblem, percents: readonly number
   problem.rows.forEach((row, r) => {
     const limit = row.limit;
     if (limit === null) return;
-    if (limit.kind === "co2e") throw new Error("exactBreaks judges formula limits only");
+    if (limit.kind === "co2e") {
+      // Σ co2e × percent × 10 ≤ max: the level Σ co2e × percent against max / 10 (an unknown footprint is held at 0).
+      const got = level(problem.candidates.map((c) => c.co2e ?? 0));
+      const m = fraction(limit.max);
+      if (below({ n: m.n, d: m.d * 10n }, got)) broken.push(`row ${r} co2e max`);
+      return;
+    }
     if (limit.kind === "ratio") {
       // Σ (num − L·den) × p ≥ 0 for a min, ≤ 0 for a max: levels of num and den, then the comparison.
       const num = level(problem.candidates.map((c) => c.nutrients[limit.numerator] ?? 0));

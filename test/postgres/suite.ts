@@ -45,6 +45,8 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/history.test.ts",
   "test/reliability-concurrency.test.ts",
   "test/demo.test.ts",
+  "test/carbon-http.test.ts",
+  "test/carbon-cli.test.ts",
   "test/read-cache-bound.test.ts",
   "test/batch-sheets.test.ts",
   "test/sweeps.test.ts",
@@ -93,6 +95,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
 export const NO_DATA: Readonly<Record<string, string>> = {
   "test/demo-data.test.ts": "the demo's CSV files",
   "test/formula-math.test.ts": "rounding and formula arithmetic",
+  "test/co2e-cap-proofs.test.ts": "optimize under a CO2e cap, proven against GLPK on seeded problems",
   "test/docs-links.test.ts": "the links of README.md, ARCHITECTURE.md and docs/*.md",
   "test/migrations.test.ts": "the migration files' names and placeholders (the schemas are compared by test/postgres/schema-in-step.pg.ts)",
   "test/frontier-proofs.test.ts": "the cost–CO2e frontier's points, proven against GLPK on seeded problems",

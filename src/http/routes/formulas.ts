@@ -33,6 +33,10 @@ export const formulaRoutes = [
     params: ID_PARAM,
     response: { status: 200, description: "The formula", schema: F.formulaRead },
     errors: [400, 404],
-    handle: (ctx, { params }) => ctx.cached(cacheKey("formula", ctx.key.workspaceId, params.id), async () => openBody(await ctx.read.requireFormula(ctx.key.workspaceId, params.id))),
+    handle: (ctx, { params }) =>
+      ctx.cached(cacheKey("formula", ctx.key.workspaceId, params.id), async () => {
+        const detail = await ctx.read.requireFormula(ctx.key.workspaceId, params.id);
+        return openBody({ ...detail, ...(await ctx.read.formulaFootprint(ctx.key.workspaceId, params.id)) });
+      }),
   }),
 ];

@@ -1,6 +1,7 @@
 import type { Route } from "../route.ts";
 import { healthRoutes } from "./health.ts";
 import { formulaRoutes } from "./formulas.ts";
+import { frontierRoutes } from "./frontier.ts";
 import { costRoutes, priceHistoryRoutes } from "./history.ts";
 import { eventRoutes } from "./events.ts";
 import { ingredientRoutes } from "./ingredients.ts";
@@ -14,4 +15,4 @@ import { withOpenApi } from "./openapi.ts";
  * The route table: every route the server answers, one file per resource. The router, the OpenAPI
  * document and the contract check of the tests (test/helpers/contract.ts) all read it.
  */
-export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...optimizeRoutes, ...batchRoutes, ...sweepRoutes, ...eventRoutes]);
+export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...optimizeRoutes, ...batchRoutes, ...sweepRoutes, ...frontierRoutes, ...eventRoutes]);

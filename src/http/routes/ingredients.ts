@@ -1,5 +1,5 @@
 import { pricesQuery } from "../../schemas/history.ts";
-import { createIngredientBody, ingredientQuery, updatePriceBody } from "../../schemas/ingredients.ts";
+import { createIngredientBody, ingredientQuery, updateIngredientBody, updatePriceBody } from "../../schemas/ingredients.ts";
 import * as R from "../../schemas/responses.ts";
 import type { IngredientFilters } from "../../store/ingredients.ts";
 import { jsonReply, okBody, openBody } from "../envelope.ts";
@@ -13,15 +13,18 @@ const actorOf = (ctx: RequestContext) => ({ workspaceId: ctx.key.workspaceId, ke
 /** Cache key of a list: the workspace and the filters fully determine the body. */
 const listKey = (kind: string, ctx: RequestContext, f: IngredientFilters) => cacheKey(kind, ctx.key.workspaceId, f.category, f.inStock);
 
-/** PUT /v1/ingredients/:name and PUT /v1/prices/:name are one operation (the spec says they behave identically). */
-const setPrice = (path: "/v1/ingredients/:name" | "/v1/prices/:name", summary: string) =>
+/**
+ * PUT /v1/ingredients/:name and PUT /v1/prices/:name are one operation (the spec says they behave
+ * identically); the first also takes `co2e`, which the spec's price body does not have.
+ */
+const setPrice = <B extends typeof updatePriceBody | typeof updateIngredientBody>(path: "/v1/ingredients/:name" | "/v1/prices/:name", summary: string, body: B, description: string) =>
   defineRoute({
     method: "PUT",
     path,
     summary,
-    description: "Fires `price.updated` when the price changes; a stock-only change or a repeated price fires nothing. Never creates.",
+    description: `Fires \`price.updated\` when the price changes; a stock-only change or a repeated price fires nothing. Never creates.${description}`,
     params: NAME_PARAM,
-    body: updatePriceBody,
+    body,
     response: { status: 200, description: "Updated", schema: R.ingredientWritten },
     errors: [400, 403, 404, 413],
     handle: async (ctx, { params, body }) => jsonReply(200, okBody(await ctx.write.updatePrice(actorOf(ctx), params.name, body))),
@@ -69,7 +72,12 @@ export const ingredientRoutes = [
     handle: (ctx, { params }) =>
       ctx.cached(cacheKey("ingredient", ctx.key.workspaceId, params.name), async () => openBody(await ctx.read.requireIngredient(ctx.key.workspaceId, params.name))),
   }),
-  setPrice("/v1/ingredients/:name", "Update an ingredient's price and optionally its stock status (write permission)"),
+  setPrice(
+    "/v1/ingredients/:name",
+    "Update an ingredient's price and optionally its stock status and footprint (write permission)",
+    updateIngredientBody,
+    " `co2e` (kg CO2e per kg as fed): absent keeps the stored value, null clears it; a footprint change fires no event.",
+  ),
   defineRoute({
     method: "GET",
     etag: true,
@@ -92,5 +100,5 @@ export const ingredientRoutes = [
         { timestamp: false },
       ),
   }),
-  setPrice("/v1/prices/:name", "Same operation as PUT /v1/ingredients/{name} (write permission)"),
+  setPrice("/v1/prices/:name", "Same operation as PUT /v1/ingredients/{name} (write permission), without `co2e`", updatePriceBody, ""),
 ];

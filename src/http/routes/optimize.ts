@@ -33,7 +33,7 @@ export async function ingredientsFor(read: Reads, ws: number, formula: FormulaTo
   return found;
 }
 
-const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
+export const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export const optimizeRoutes = [
   defineRoute({
@@ -42,7 +42,7 @@ export const optimizeRoutes = [
     path: "/v1/formulas/:id/optimize",
     summary: "The least-cost mix that meets the formula's limits, and how firm that answer is",
     description:
-      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits and `include`. Nothing is stored.",
+      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits and `include`. With `maxCo2e`, the mix's footprint is capped (kg CO2e per tonne of feed): candidates of unknown `co2e` are held at 0 (listed in `excluded` with `reason: \"co2e unknown\"`), and a binding cap has its shadow price as the cost of abating a tonne of CO2e. Nothing is stored.",
     params: ID_PARAM,
     query: O.optimizeQuery,
     // Only whether it exists: a cached answer is then served without reading the formula.
@@ -52,8 +52,8 @@ export const optimizeRoutes = [
     handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const { include, prices } = whatIfOf(ctx.rawQuery);
-      const options: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock };
-      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock), async () => {
+      const options: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock, maxCo2e: query.maxCo2e };
+      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.maxCo2e), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const ingredients = await ingredientsFor(ctx.read, ws, formula, options);
         return openBody(await ctx.solver.run("optimize", optimizeInput(formula, (name) => ingredients.get(name) ?? null, options)));

@@ -2,6 +2,7 @@
 import type { SQL } from "bun";
 import { changesSince, movesOf, priceFrom, withLines, type FormulaCostMove, type MoveLine, type ReportFormulaRow, type ReportLine } from "../../domain/cost-report.ts";
 import { recost, type CostChange, type FormulaCost } from "../../domain/recost.ts";
+import { formulaFootprint } from "./footprints.ts";
 import { requireFormula } from "./formulas.ts";
 import { currentPrices, pricesInEffect } from "./price-history.ts";
 
@@ -9,7 +10,8 @@ import { currentPrices, pricesInEffect } from "./price-history.ts";
 export async function formulaCost(sql: SQL, workspaceId: number, id: string, at: string | null, shownAt: string): Promise<FormulaCost> {
   const formula = await requireFormula(sql, workspaceId, id);
   const prices = at === null ? await currentPrices(sql, workspaceId, id) : await pricesInEffect(sql, workspaceId, at, id);
-  return recost(formula, shownAt, priceFrom(prices));
+  // The footprint is today's whatever `at` is: footprints have no history.
+  return { ...recost(formula, shownAt, priceFrom(prices)), ...(await formulaFootprint(sql, workspaceId, id)) };
 }
 
 /** Every formula whose cost moved since `since` (null: its saved figures), largest move first. @example (await costChanges(sql, 1, null))[0] */

@@ -1,7 +1,7 @@
 /** PostgreSQL's twins of the API writes of ../ingredient-changes.ts, each inside the caller's transaction. */
 import type { SQL } from "bun";
 import { ConflictError } from "../../domain/errors.ts";
-import { addedEvent, priceAfter, priceEvents, type Actor } from "../../domain/ingredient-events.ts";
+import { addedEvent, co2eAfter, priceAfter, priceEvents, type Actor, type PriceChange } from "../../domain/ingredient-events.ts";
 import type { CreateIngredient } from "../../schemas/ingredients.ts";
 import type { IngredientDetail } from "../ingredient-rows.ts";
 import type { PriceSource } from "../price-history.ts";
@@ -35,8 +35,8 @@ export async function createIngredient(sql: SQL, actor: Actor, input: CreateIngr
 
 /** Insert with its first price-history entry and no event (imports fire none). @example await insertIngredient(tx, 1, input, "import", now) */
 export async function insertIngredient(sql: SQL, workspaceId: number, input: CreateIngredient, source: PriceSource, now: string, createdAt = now): Promise<void> {
-  await sql`INSERT INTO ingredients (workspace_id, name, category, price, in_stock, nutrients, nutrient_count, created_at, updated_at)
-    VALUES (${workspaceId}, ${input.name}, ${input.category}, ${input.price}, ${input.inStock ? 1 : 0}, ${JSON.stringify(input.nutrients)}, ${Object.keys(input.nutrients).length}, ${createdAt}, ${now})`;
+  await sql`INSERT INTO ingredients (workspace_id, name, category, price, in_stock, co2e, nutrients, nutrient_count, created_at, updated_at)
+    VALUES (${workspaceId}, ${input.name}, ${input.category}, ${input.price}, ${input.inStock ? 1 : 0}, ${input.co2e ?? null}, ${JSON.stringify(input.nutrients)}, ${Object.keys(input.nutrients).length}, ${createdAt}, ${now})`;
   await recordPrice(sql, workspaceId, input.name, { price: input.price, inStock: input.inStock, at: now, source });
 }
 
@@ -45,16 +45,17 @@ export async function insertIngredient(sql: SQL, workspaceId: number, input: Cre
  * The outbox lock is taken first, so the price read as "before" cannot change until this commits.
  * @example await updatePrice(tx, actor, "Maize", { price: 219, inStock: true })
  */
-export async function updatePrice(sql: SQL, actor: Actor, name: string, change: { price: number; inStock?: boolean | undefined }): Promise<IngredientDetail> {
+export async function updatePrice(sql: SQL, actor: Actor, name: string, change: PriceChange): Promise<IngredientDetail> {
   await lockOutbox(sql);
   // An admin import changes prices under its row locks without the outbox lock: the row lock waits for
   // it, so the price read as "before" is the one this change replaces.
   const before = await lockIngredient(sql, actor.workspaceId, name);
   const after = priceAfter(before, change);
+  const co2e = co2eAfter(before, change);
   const events = change.price !== before.price ? priceEvents(actor, name, before.price, change.price) : null;
   // None of these needs another's answer: sent together, they share a round trip.
   const [, , , costWatched] = await pipelined(
-    sql`UPDATE ingredients SET price = ${after.price}, in_stock = ${after.inStock ? 1 : 0}, updated_at = ${actor.now}
+    sql`UPDATE ingredients SET price = ${after.price}, in_stock = ${after.inStock ? 1 : 0}, co2e = ${co2e}, updated_at = ${actor.now}
       WHERE workspace_id = ${actor.workspaceId} AND name = ${name}`.execute(),
     recordChange(sql, actor.workspaceId, name, before, after, actor.now, "api"),
     events ? recordEvent(sql, events.updated) : Promise.resolve(0),
@@ -64,5 +65,5 @@ export async function updatePrice(sql: SQL, actor: Actor, name: string, change: 
     const formulas = await formulasMovedBy(sql, actor.workspaceId, name, before.price);
     if (formulas.length > 0) await recordEvent(sql, events.costChanged(formulas));
   }
-  return { ...before, ...after, updatedAt: actor.now };
+  return { ...before, ...after, co2e, updatedAt: actor.now };
 }

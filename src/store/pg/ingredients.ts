@@ -39,7 +39,7 @@ export async function findIngredient(sql: SQL, workspaceId: number, name: string
 
 async function selectIngredient(sql: SQL, workspaceId: number, name: string, forUpdate: boolean): Promise<IngredientDetail | null> {
   if (unmatchable(name)) return null;
-  const rows = (await sql`SELECT name, category, price, in_stock AS "inStock", nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
+  const rows = (await sql`SELECT name, category, price, in_stock AS "inStock", co2e, nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
     FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name} ${forUpdate ? sql`FOR UPDATE` : sql``}`) as DetailRow[];
   return rows[0] ? toDetail(rows[0]) : null;
 }
@@ -60,7 +60,7 @@ export async function lockIngredient(sql: SQL, workspaceId: number, name: string
 
 /** Every ingredient in full, in list order (the export). @example (await listIngredientDetails(sql, 1))[0].nutrients */
 export async function listIngredientDetails(sql: SQL, workspaceId: number): Promise<IngredientDetail[]> {
-  const rows = (await sql`SELECT name, category, price, in_stock AS "inStock", nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
+  const rows = (await sql`SELECT name, category, price, in_stock AS "inStock", co2e, nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
     FROM ingredients WHERE workspace_id = ${workspaceId} ORDER BY fb_nocase(name), name`) as DetailRow[];
   return rows.map(toDetail);
 }
