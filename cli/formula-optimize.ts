@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { everyIngredient, type CandidateSet } from "../src/optimize/candidates.ts";
 import { ValidationError } from "../src/domain/errors.ts";
 import { parseFormulaFile } from "../src/domain/formula-file.ts";
 import { isoTime } from "../src/domain/time.ts";
@@ -15,6 +16,7 @@ import { warnUnmetLimits } from "./import.ts";
 
 interface Options {
   include?: string;
+  candidates: CandidateSet;
   price: Map<string, number>;
   includeOutOfStock?: boolean;
   maxCo2e?: number;
@@ -47,6 +49,15 @@ const formulaIdOption = (value: string) => {
   return value;
 };
 
+/** `--candidates formula|all`, as the API's `candidates`. */
+export const candidatesOption = () =>
+  new Option("--candidates <set>", "formula: the formula's own candidates (its rows, the ingredients its limits name, --include, --price names); all: every ingredient of the workspace too (in stock unless --include-out-of-stock)")
+    .default("formula")
+    .argParser((value: string): CandidateSet => {
+      if (value !== "formula" && value !== "all") throw new InvalidArgumentError("--candidates must be formula or all");
+      return value;
+    });
+
 /** `feedbase formula optimize`: the data of GET /v1/formulas/:id/optimize as a report, and --save-as to keep the mix. */
 export function registerFormulaOptimize(group: Command, io: Io): void {
   withExamples(
@@ -56,6 +67,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       .option("--include <names>", "extra candidate ingredients, comma-separated")
       .option("--price <NAME=VALUE>", "a what-if price per ton (repeatable; never stored)", collectPrice, new Map<string, number>())
       .option("--include-out-of-stock", "let out-of-stock candidates into the mix (by default they are held at 0)")
+      .addOption(candidatesOption())
       .option("--max-co2e <kg>", "cap the mix's footprint at this many kg CO2e per tonne of feed (candidates of unknown co2e are then held at 0)", maxCo2eOption)
       .addOption(jsonOption("print the API's data as one JSON document"))
       .option("--save-as <name>", "save the optimized mix as a new formula with this name (same species, subcategory, batch size and limits)")
@@ -69,11 +81,13 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
             const ws = (await workspace()).id;
             const formula = await store.requireFormula(ws, id);
             // The solver asks for ingredients synchronously: read them all first.
-            const ingredients = new Map((await store.listIngredientDetails(ws)).map((i) => [i.name, i]));
+            const every = await store.listIngredientDetails(ws);
+            const ingredients = new Map(every.map((i) => [i.name, i]));
             const lookup = (name: string) => ingredients.get(name) ?? null;
             const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
             for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
-            const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true, maxCo2e: opts.maxCo2e ?? null };
+            const asked: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true, maxCo2e: opts.maxCo2e ?? null };
+            const options = opts.candidates === "all" ? everyIngredient(asked, every) : asked;
             const result = await solveInProcess("optimize", optimizeInput(formula, lookup, options));
             if (opts.json) printDocument(io, result);
             else printReport(io, result);
@@ -100,6 +114,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       "feedbase formula optimize broiler-starter",
       "feedbase formula optimize broiler-starter --include Wheat,Barley --price 'Soybean meal 48%=455'",
       "feedbase formula optimize layer-phase-1 --include-out-of-stock --json",
+      "feedbase formula optimize swine-grower --candidates all",
       "feedbase formula optimize broiler-starter --max-co2e 550 --include 'Soybean meal 48% US'",
       "feedbase formula optimize broiler-starter --save-as 'Broiler starter (Nov)' --id broiler-starter-nov",
     ],

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { violationText } from "../src/domain/violations.ts";
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { checkConstraints } from "../src/domain/formula-math.ts";
@@ -52,7 +53,7 @@ async function allOrNothing<T>(file: string, importFile: () => T | Promise<T>): 
  */
 export function warnUnmetLimits(io: Io, saved: readonly FormulaDetail[]): void {
   for (const f of saved) {
-    const missed = checkConstraints(f).map((v) => `${v.target} ${v.value ?? "undefined (denominator 0)"} ${v.bound === "min" ? "<" : ">"} ${v.bound} ${v.limit}`);
+    const missed = checkConstraints(f).map(violationText);
     if (missed.length > 0) io.err(`warning: ${f.id} does not meet its constraints: ${missed.join(", ")}\n`);
   }
 }

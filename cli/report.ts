@@ -1,6 +1,9 @@
 import type { Command } from "commander";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
+import { everyIngredient, type CandidateSet } from "../src/optimize/candidates.ts";
+import { NO_OPTIONS } from "../src/optimize/result.ts";
+import { candidatesOption } from "./formula-optimize.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
@@ -55,16 +58,19 @@ export function registerReport(program: Command, io: Io): void {
   withExamples(
     group
       .command("savings")
-      .description("the worklist: every formula optimized at today's prices and stock, the largest saving per ton first, infeasible ones last")
+      .description("the worklist: every formula optimized at today's prices and stock, the largest saving per ton first, infeasible ones last; SAVED MIX says whether the saved composition meets its own limits (when not, the saving includes the cost of meeting them)")
+      .addOption(candidatesOption())
       .addOption(workspaceOption("workspace to report on"))
       .addOption(jsonOption("print the API's data as one JSON document"))
       .addOption(dataOption())
       .action(
-        (opts: { workspace: string; json?: boolean; data: string }) => {
+        (opts: { workspace: string; json?: boolean; data: string; candidates: CandidateSet }) => {
           return withData(opts, async ({ store, workspace }) => {
             const ws = (await workspace()).id;
-            const ingredients = new Map((await store.listIngredientDetails(ws)).map((i) => [i.name, i]));
-            const items = await savingsWorklist(solveInProcess, await store.listFormulaDetails(ws), (name) => ingredients.get(name) ?? null);
+            const every = await store.listIngredientDetails(ws);
+            const ingredients = new Map(every.map((i) => [i.name, i]));
+            const options = opts.candidates === "all" ? everyIngredient(NO_OPTIONS, every) : NO_OPTIONS;
+            const items = await savingsWorklist(solveInProcess, await store.listFormulaDetails(ws), (name) => ingredients.get(name) ?? null, 1, options);
             if (opts.json) return printDocument(io, items);
             io.out(`Least-cost reformulation at today's prices: ${items.filter((i) => (i.saving?.perBatch ?? 0) > 0).length} of ${items.length} formulas can be made cheaper\n`);
             printRows(
@@ -79,12 +85,13 @@ export function registerReport(program: Command, io: Io): void {
                 ["SAVING/BATCH", (i) => (i.saving === null ? "-" : i.saving.perBatch.toFixed(2))],
                 ["SAVING/T", (i) => (i.saving === null ? "-" : i.saving.perTon.toFixed(2))],
                 ["%", (i) => (i.saving?.percent == null ? "-" : i.saving.percent.toFixed(2))],
+                ["SAVED MIX", (i) => (i.savedMeetsLimits ? "meets limits" : `misses ${i.violations.join(", ")}`)],
               ],
               false,
             );
           });
         },
       ),
-    ["feedbase report savings", "feedbase report savings --workspace north-mill --json"],
+    ["feedbase report savings", "feedbase report savings --candidates all", "feedbase report savings --workspace north-mill --json"],
   );
 }

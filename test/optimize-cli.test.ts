@@ -4,6 +4,7 @@ import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { NO_OPTIONS, optimizeFormula } from "../src/optimize/result.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
+import { everyIngredient } from "../src/optimize/candidates.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import { cli, tempDir } from "./helpers/harness.ts";
 import { openTestStore, readStore } from "./helpers/store.ts";
@@ -123,8 +124,21 @@ describe("feedbase report savings", () => {
     const table = await fb("report", "savings");
     const lines = table.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^Least-cost reformulation at today's prices: \d+ of \d+ formulas can be made cheaper$/);
-    expect(lines[1]).toMatch(/^ID\s+NAME\s+STATUS\s+COST\s+OPTIMIZED\s+SAVING\/BATCH\s+SAVING\/T\s+%$/);
+    expect(lines[1]).toMatch(/^ID\s+NAME\s+STATUS\s+COST\s+OPTIMIZED\s+SAVING\/BATCH\s+SAVING\/T\s+%\s+SAVED MIX$/);
     expect(lines.slice(2).map((l) => l.split(/\s{2,}/)[0])).toEqual(items.map((i: { id: string }) => i.id));
-    expect(lines.at(-1)).toMatch(/^impossible\s+Impossible\s+infeasible\s+\d+\.\d{2}\s+-\s+-\s+-\s+-$/);
+    expect(lines.at(-1)).toMatch(/^impossible\s+Impossible\s+infeasible\s+\d+\.\d{2}\s+-\s+-\s+-\s+-\s+misses CP 8\.5 < min 70$/);
+  });
+
+  test("--candidates all: the worklist and an optimization over every ingredient of the workspace, as the API's candidates=all", async () => {
+    const items = JSON.parse((await fb("report", "savings", "--candidates", "all", "--json")).stdout);
+    const [formulas, details] = await readStore(data, async (s) => [await s.listFormulaDetails(1), await s.listIngredientDetails(1)] as const);
+    const ingredients = new Map(details.map((i) => [i.name, i]));
+    const expected = await savingsWorklist(solveInProcess, formulas, (n) => ingredients.get(n) ?? null, 1, everyIngredient(NO_OPTIONS, details));
+    expect(items).toEqual(JSON.parse(JSON.stringify(expected)));
+    const one = JSON.parse((await fb("formula", "optimize", "swine-grower", "--candidates", "all", "--json")).stdout);
+    expect(one.saving.perTon).toBe(items.find((i: { id: string }) => i.id === "swine-grower").saving.perTon);
+    const bad = await fb("formula", "optimize", "swine-grower", "--candidates", "most");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--candidates must be formula or all");
   });
 });

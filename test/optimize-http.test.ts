@@ -190,7 +190,7 @@ describe("GET /v1/reports/savings", () => {
     expect(feasible.map((i) => i.saving!.perTon)).toEqual([...feasible.map((i) => i.saving!.perTon)].sort((a, b) => b - a));
     for (const item of items.slice(0, 3)) {
       const r = await optimize(item.id);
-      expect(item).toEqual({ id: item.id, name: r.name, species: expect.any(String), subcategory: expect.any(String), status: r.status, cost: r.current.cost, optimizedCost: r.optimized?.cost ?? null, saving: r.saving });
+      expect(item).toEqual({ id: item.id, name: r.name, species: expect.any(String), subcategory: expect.any(String), status: r.status, cost: r.current.cost, optimizedCost: r.optimized?.cost ?? null, saving: r.saving, savedMeetsLimits: expect.any(Boolean), violations: expect.any(Array) });
     }
   });
 });

@@ -15,7 +15,8 @@ import { lpOf, solveLeastCost } from "../src/optimize/solve.ts";
 import { round, type FormulaConstraints } from "../src/domain/formula-math.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
-import { findIngredient } from "../src/store/ingredients.ts";
+import { findIngredient, listIngredientDetails } from "../src/store/ingredients.ts";
+import { everyIngredient } from "../src/optimize/candidates.ts";
 import { exactBreaks, glpkOptimum, randomFormula, type RandomFormula } from "./helpers/lp-problems.ts";
 import { roundedMix } from "../src/optimize/rounding.ts";
 import { tempDir } from "./helpers/harness.ts";
@@ -330,6 +331,43 @@ test("the binding rows are the non-basic ones", () => {
   // x_B = 100/3 %: CP 20 costs (2/3 × 200 + 1/3 × 400) = 266.67 per ton; one more % CP costs (400 − 200) / 30 = 6.6667.
   expect(sensitivity.shadowPrices[0]!.shadowPrice).toBeCloseTo(200 / 30, 9);
   expect(solution.objective).toBeCloseTo(800 / 3, 9);
+});
+
+describe("candidates=all", () => {
+  test("the optimum over every in-stock ingredient of the workspace equals GLPK's, and is no dearer than over the formula's own candidates", async () => {
+    const tmp = tempDir();
+    const db = openDatabase(`${tmp.dir}/demo.db`, { create: true });
+    seedDemo(db, "2026-11-23T00:00:00.000Z");
+    try {
+      const every = listIngredientDetails(db, 1);
+      let cheaper = 0;
+      for (const f of listFormulaDetails(db, 1)) {
+        const lookup = (name: string) => findIngredient(db, 1, name);
+        const all = candidatesOf(f, lookup, everyIngredient(NO_OPTIONS, every));
+        // Every in-stock ingredient is a candidate; an out-of-stock one only on the formula's own account (held).
+        expect(all.filter((c) => !c.held).map((c) => c.name).sort()).toEqual(every.filter((i) => i.inStock).map((i) => i.name).sort());
+        const problem = buildProblem(all, f.constraints);
+        const own = buildProblem(candidatesOf(f, lookup, NO_OPTIONS), f.constraints);
+        const ours = solveLeastCost(highs, problem);
+        const theirs = await glpkOptimum(problem);
+        if (ours.status !== "optimal") {
+          expect({ id: f.id, theirs }).toEqual({ id: f.id, theirs: null });
+          continue;
+        }
+        expect({ id: f.id, same: Math.abs(ours.solution.objective - theirs!) <= 1e-6 * Math.max(1, theirs!) }).toEqual({ id: f.id, same: true });
+        const narrow = optimum(own);
+        if (narrow !== null) {
+          expect({ id: f.id, noDearer: ours.solution.objective <= narrow + tolerance(narrow) }).toEqual({ id: f.id, noDearer: true });
+          if (ours.solution.objective < narrow - 0.01) cheaper++;
+        }
+      }
+      // The wider set is a real question: some formulas are cheaper with it.
+      expect(cheaper).toBeGreaterThan(0);
+    } finally {
+      db.close();
+      tmp.cleanup();
+    }
+  });
 });
 
 describe("the rounded optimum (what is shown and saved)", () => {

@@ -7,7 +7,7 @@ import type { Highs } from "highs";
 import type { OptimizeResult } from "../schemas/optimize.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
 import { checkSolveSize } from "./limits.ts";
-import { candidateNames } from "./model.ts";
+import { candidateNamesOf } from "./candidates.ts";
 import { optimizeFormula, type FormulaToOptimize, type OptimizeOptions } from "./result.ts";
 
 export interface OptimizeInput {
@@ -36,14 +36,10 @@ export function checkSize(formula: FormulaToOptimize, candidates: number): void 
  * @example optimizeInput(formula, (n) => byName.get(n) ?? null, NO_OPTIONS).ingredients.length // the candidates found
  */
 export function optimizeInput(formula: FormulaToOptimize, lookup: (name: string) => IngredientDetail | null, options: OptimizeOptions): OptimizeInput {
-  const names = candidateNames(
-    formula.ingredients.map((r) => r.name),
-    formula.constraints.ingredients.map((c) => c.name),
-    options.include,
-  );
-  const ingredients = names.flatMap((name) => lookup(name) ?? []);
+  const ingredients = candidateNamesOf(formula, options).flatMap((name) => lookup(name) ?? []);
   checkSize(formula, ingredients.length);
-  return { formula, ingredients, include: [...options.include], prices: [...options.prices], includeOutOfStock: options.includeOutOfStock, maxCo2e: options.maxCo2e ?? null };
+  // `others` (candidates=all) is already in `ingredients`: the worker needs no second copy of the names.
+  return { formula, ingredients, include: [...options.include, ...(options.others ?? [])], prices: [...options.prices], includeOutOfStock: options.includeOutOfStock, maxCo2e: options.maxCo2e ?? null };
 }
 
 /**

@@ -11,18 +11,19 @@ import { decimalOf, weightedSum } from "./exact.ts";
 import { shownEntersBelow, shownPriceRange, shownValidity } from "./inward.ts";
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
 import { footprintOf } from "../domain/footprint.ts";
+import { candidateNamesOf, type CandidateOptions } from "./candidates.ts";
 import { co2eKnown, co2eShadowShown, withCo2eCap } from "./co2e.ts";
-import { buildProblem, candidateNames, inMix, type Candidate, type Limit } from "./model.ts";
+import { buildProblem, inMix, type Candidate, type Limit } from "./model.ts";
 import type { Conflict } from "./conflicts.ts";
 import { limitTarget } from "./limit-target.ts";
 import type { Repair } from "./repairs.ts";
 import { roundedMix } from "./rounding.ts";
 import { solveLeastCost, type LeastCostOutcome } from "./solve.ts";
 
-export interface OptimizeOptions {
+export interface OptimizeOptions extends CandidateOptions {
   /** Extra candidates (names the workspace holds). */
   include: readonly string[];
-  /** What-if prices per ton by name; never stored. */
+  /** What-if prices per ton by name; never stored. A name outside the candidates becomes one. */
   prices: ReadonlyMap<string, number>;
   /** Let out-of-stock candidates into the mix instead of holding them at 0. */
   includeOutOfStock: boolean;
@@ -43,17 +44,12 @@ export interface FormulaToOptimize {
 type Lookup = (name: string) => IngredientDetail | null;
 
 /**
- * The candidates of a formula: its composition, the names its inclusion limits give, and `include`;
- * prices from the database or the what-ifs. A name the database does not hold is no candidate.
+ * The candidates of a formula (candidates.ts); prices from the database or the what-ifs. A name the
+ * database does not hold is no candidate.
  * @example candidatesOf(formula, (n) => findIngredient(db, ws, n), NO_OPTIONS)
  */
 export function candidatesOf(formula: FormulaToOptimize, lookup: Lookup, options: OptimizeOptions): Candidate[] {
-  const names = candidateNames(
-    formula.ingredients.map((r) => r.name),
-    formula.constraints.ingredients.map((c) => c.name),
-    options.include,
-  );
-  return names.flatMap((name) => {
+  return candidateNamesOf(formula, options).flatMap((name) => {
     const found = lookup(name);
     if (!found) return [];
     return [{ name, price: options.prices.get(name) ?? found.price, held: !found.inStock && !options.includeOutOfStock, nutrients: found.nutrients, co2e: found.co2e }];

@@ -128,6 +128,8 @@ export const savingsItem = z.lazy(() =>
       cost: z.number().meta({ description: "The saved composition at today's prices, per batch." }),
       optimizedCost: z.number().nullable().meta({ description: "Per batch; null when infeasible or error." }),
       saving: saving.nullable(),
+      savedMeetsLimits: z.boolean().meta({ description: "Whether the saved composition meets the formula's own limits (with today's nutrient values). When false, the saving includes the cost of meeting them." }),
+      violations: z.array(z.string()).meta({ description: "The saved composition's misses, as an import's warning names them: `CP 24.3 < min 45`. [] when it meets its limits." }),
     })
     .meta({ id: "SavingsItem" }),
 );
@@ -165,12 +167,22 @@ export const maxCo2eParameter = z
  * `price` have their own splitting rules, applied to the raw query by src/optimize/what-if.ts; here
  * they only document.
  */
+const candidatesParam = z
+  .enum(["formula", "all"], { error: "candidates must be formula or all" })
+  .optional()
+  .transform((v) => v ?? "formula")
+  .meta({ description: "`formula` (default): the formula's composition, the ingredients its inclusion limits name, `include` and any ingredient given a what-if `price`. `all`: every ingredient of the workspace too (out-of-stock ones only with includeOutOfStock=true)." });
+
+/** The query of GET /v1/reports/savings. */
+export const savingsQuery = z.object({ candidates: candidatesParam });
+
 export const optimizeQuery = z.object({
+  candidates: candidatesParam,
   include: z.string().optional().meta({ description: "Extra candidates, comma-separated (a comma inside a name is sent as `%2C`)." }),
   price: z
     .array(z.string())
     .optional()
-    .meta({ description: "A what-if price, `NAME=VALUE` (repeatable; never stored). The value is percent-decoded, then split at its last `=`." }),
+    .meta({ description: "A what-if price, `NAME=VALUE` (repeatable; never stored). The value is percent-decoded, then split at its last `=`. An ingredient outside the candidates becomes one." }),
   includeOutOfStock: z
     .enum(["true", "false"], { error: "includeOutOfStock must be true or false" })
     .optional()

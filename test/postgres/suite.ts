@@ -37,6 +37,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/reliability-outage.test.ts",
   "test/optimize-http.test.ts",
   "test/shown-differences.test.ts",
+  "test/candidates.test.ts",
   "test/history-webhook.test.ts",
   "test/webhook-crash.test.ts",
   "test/executable.test.ts",

@@ -7,7 +7,8 @@
 import { ValidationError } from "../../domain/errors.ts";
 import { checkSolveSize } from "../../optimize/limits.ts";
 import { optimizeInput } from "../../optimize/optimize-task.ts";
-import type { FormulaToOptimize, OptimizeOptions } from "../../optimize/result.ts";
+import { candidateNamesOf, everyIngredient } from "../../optimize/candidates.ts";
+import { NO_OPTIONS, type FormulaToOptimize, type OptimizeOptions } from "../../optimize/result.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import { savingsWorklist } from "../../optimize/worklist.ts";
 import * as O from "../../schemas/optimize.ts";
@@ -22,15 +23,25 @@ import { ID_PARAM } from "./formulas.ts";
 export async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions): Promise<Map<string, IngredientDetail>> {
   // Every name of `include` is a candidate (an unknown one is refused): too many is refused before reading them.
   checkSolveSize({ candidates: options.include.length, limits: 0, ratios: 0 });
-  const asked = [...options.include, ...options.prices.keys()];
-  const names = new Set([...formula.ingredients.map((r) => r.name), ...formula.constraints.ingredients.map((c) => c.name), ...asked]);
   const found = new Map<string, IngredientDetail>();
-  for (const name of names) {
+  for (const name of candidateNamesOf(formula, options)) {
     const detail = await read.findIngredient(ws, name);
     if (detail) found.set(name, detail);
   }
-  for (const name of asked) if (!found.has(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
+  refuseUnknown(found, options);
   return found;
+}
+
+/** candidates=all: the whole ingredient list in one read, and the options that make each of them a candidate. */
+async function everyIngredientFor(read: Reads, ws: number, options: OptimizeOptions): Promise<{ found: Map<string, IngredientDetail>; options: OptimizeOptions }> {
+  const every = await read.listIngredientDetails(ws);
+  const found = new Map(every.map((i) => [i.name, i]));
+  refuseUnknown(found, options);
+  return { found, options: everyIngredient(options, every) };
+}
+
+function refuseUnknown(found: ReadonlyMap<string, IngredientDetail>, options: OptimizeOptions): void {
+  for (const name of [...options.include, ...options.prices.keys()]) if (!found.has(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
 }
 
 export const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
@@ -42,7 +53,7 @@ export const optimizeRoutes = [
     path: "/v1/formulas/:id/optimize",
     summary: "The least-cost mix that meets the formula's limits, and how firm that answer is",
     description:
-      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits and `include`. With `maxCo2e`, the mix's footprint is capped (kg CO2e per tonne of feed): candidates of unknown `co2e` are held at 0 (listed in `excluded` with `reason: \"co2e unknown\"`), and a binding cap has its shadow price as the cost of abating a tonne of CO2e. Nothing is stored.",
+      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits, `include` and any ingredient given a what-if `price`; with `candidates=all`, every ingredient of the workspace. With `maxCo2e`, the mix's footprint is capped (kg CO2e per tonne of feed): candidates of unknown `co2e` are held at 0 (listed in `excluded` with `reason: \"co2e unknown\"`), and a binding cap has its shadow price as the cost of abating a tonne of CO2e. Nothing is stored.",
     params: ID_PARAM,
     query: O.optimizeQuery,
     // Only whether it exists: a cached answer is then served without reading the formula.
@@ -52,11 +63,11 @@ export const optimizeRoutes = [
     handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const { include, prices } = whatIfOf(ctx.rawQuery);
-      const options: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock, maxCo2e: query.maxCo2e };
-      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.maxCo2e), async () => {
+      const asked: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock, maxCo2e: query.maxCo2e };
+      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.maxCo2e, query.candidates), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
-        const ingredients = await ingredientsFor(ctx.read, ws, formula, options);
-        return openBody(await ctx.solver.run("optimize", optimizeInput(formula, (name) => ingredients.get(name) ?? null, options)));
+        const { found, options } = query.candidates === "all" ? await everyIngredientFor(ctx.read, ws, asked) : { found: await ingredientsFor(ctx.read, ws, formula, asked), options: asked };
+        return openBody(await ctx.solver.run("optimize", optimizeInput(formula, (name) => found.get(name) ?? null, options)));
       });
     },
   }),
@@ -66,17 +77,20 @@ export const optimizeRoutes = [
     path: "/v1/reports/savings",
     summary: "The worklist: every formula optimized at today's prices and stock, by saving",
     description:
-      "Each formula's saved composition and least-cost mix at today's prices and stock, ordered by saving per ton (descending), infeasible formulas last with a null optimizedCost and saving, then any the solver could not answer (`status: \"error\"` with a `message`, e.g. its time limit passed): one such formula never fails the others.",
+      "Each formula's saved composition and least-cost mix at today's prices and stock (candidates as `candidates` says), whether the saved composition meets its own limits (`savedMeetsLimits`, `violations`: such a saving includes the cost of meeting them), ordered by saving per ton (descending), infeasible formulas last with a null optimizedCost and saving, then any the solver could not answer (`status: \"error\"` with a `message`, e.g. its time limit passed): one such formula never fails the others.",
     params: {},
+    query: O.savingsQuery,
     response: { status: 200, description: "The worklist", schema: O.savingsReport },
-    errors: [503],
-    handle(ctx) {
+    errors: [400, 503],
+    handle(ctx, { query }) {
       const ws = ctx.key.workspaceId;
-      return ctx.cached(cacheKey("savings", ws), async () => {
+      return ctx.cached(cacheKey("savings", ws, query.candidates), async () => {
         // Both reads before the first yield, so the worklist is of one state of the data.
         const formulas = await ctx.read.listFormulaDetails(ws);
-        const ingredients = new Map((await ctx.read.listIngredientDetails(ws)).map((i) => [i.name, i]));
-        const data = await savingsWorklist(ctx.solver.run, formulas, (name) => ingredients.get(name) ?? null, ctx.solver.size);
+        const every = await ctx.read.listIngredientDetails(ws);
+        const ingredients = new Map(every.map((i) => [i.name, i]));
+        const options = query.candidates === "all" ? everyIngredient(NO_OPTIONS, every) : NO_OPTIONS;
+        const data = await savingsWorklist(ctx.solver.run, formulas, (name) => ingredients.get(name) ?? null, ctx.solver.size, options);
         return openBody(data, { count: data.length });
       });
     },
