@@ -10,7 +10,7 @@ import type { PlanResult } from "../schemas/plans.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
 import { checkSolveSize } from "./limits.ts";
 import { BASIS, solveLp } from "./lp.ts";
-import { buildProblem } from "./model.ts";
+import { buildProblem, type LeastCostProblem } from "./model.ts";
 import { planRepairs } from "./plan-repairs.ts";
 import { solvePlan, type PlanLine, type SupplyRow } from "./plan-lp.ts";
 import { repairsOf } from "./repairs.ts";
@@ -31,8 +31,8 @@ export interface PlanInput {
 }
 
 const GRID = 10_000;
-/** Two costs this close are the same optimum (the plan's line against the formula alone). */
-const SAME_COST = 1e-7;
+/** Two percents this close are the same mix (the plan's line against the formula alone). */
+const SAME_PERCENT = 1e-7;
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 /** Ingredient order as the ingredient list has it: case-insensitive (ASCII), then exact. */
 const byIngredientName = (a: string, b: string) => (asciiLower(a) < asciiLower(b) ? -1 : asciiLower(a) > asciiLower(b) ? 1 : a < b ? -1 : a > b ? 1 : 0);
@@ -74,11 +74,12 @@ export function planTask(highs: Highs, input: PlanInput): PlanResult {
     };
   }
 
-  // A line whose optimum in the plan costs what it costs alone shows the same rounded mix (the plan did not move it).
+  const supplied = new Set(input.supply.map((s) => s.name));
+  // A line whose mix in the plan is its mix alone shows the same rounded mix (the plan did not move it).
   const mixes = lines.map((line, f) => {
     const x = solution.x[f]!;
-    const costHere = line.problem.candidates.reduce((s, c, j) => s + (c.price * x[j]!) / 100, 0);
-    return Math.abs(costHere - alone[f]!.objective) <= SAME_COST * Math.max(1, Math.abs(costHere)) ? aloneMix[f]! : roundedMix(highs, line.problem, x);
+    const same = line.problem.candidates.every((_, j) => Math.abs(x[j]! - alone[f]!.x[j]!) <= SAME_PERCENT);
+    return same ? aloneMix[f]! : roundedMix(highs, pinned(line.problem, x, supplied), x);
   });
   const costPerTon = mixes.map((units, f) => perTon(f, units));
   const cost = round(input.lines.reduce((s, l, f) => s + l.tons * costPerTon[f]!, 0), 2);
@@ -90,11 +91,13 @@ export function planTask(highs: Highs, input: PlanInput): PlanResult {
       used.set(c.name, (used.get(c.name) ?? 0) + (l.tons * units) / GRID / 100);
       return [{ name: c.name, percent: units / GRID, tons: round((l.tons * units) / GRID / 100, 3) }];
     });
+    // As the optimization lists its mix: the largest share first.
+    ingredients.sort((a, b) => b.percent - a.percent || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { id: l.formula.id, name: l.formula.name, tons: l.tons, costPerTon: costPerTon[f]!, independentCostPerTon: independentPerTon[f]!, ingredients };
   });
-  const supplied = new Map(input.supply.map((s, k) => [s.name, { row: s, lp: solution.supply[k]! }]));
-  const usage = [...new Set([...used.keys(), ...supplied.keys()])].sort(byIngredientName).map((name) => {
-    const s = supplied.get(name);
+  const rows = new Map(input.supply.map((s, k) => [s.name, { row: s, lp: solution.supply[k]! }]));
+  const usage = [...new Set([...used.keys(), ...rows.keys()])].sort(byIngredientName).map((name) => {
+    const s = rows.get(name);
     const tons = round(used.get(name) ?? 0, 3);
     if (!s) return { name, tons, minTons: null, maxTons: null, bound: null, shadowPrice: null };
     const binding = s.lp.status === BASIS.lower || s.lp.status === BASIS.upper;
@@ -102,4 +105,23 @@ export function planTask(highs: Highs, input: PlanInput): PlanResult {
     return { name, tons, minTons: s.row.minTons, maxTons: s.row.maxTons, bound, shadowPrice: bound === null ? null : round(s.lp.dual, 2) } as const;
   });
   return { ...head, status: "optimal", cost, independentCost, sharingCost: round(cost - independentCost!, 2), formulas, usage, conflicts: [] };
+}
+
+/** Half the window a supplied candidate's percent may move when its line's mix is rounded (percent). */
+const PIN = 0.0005;
+
+/**
+ * The line's problem with each supplied candidate held within ±0.0005 % of the plan's percent: the
+ * rounding re-solves the formula alone with its bounds pulled in, which would otherwise forget the supply.
+ */
+function pinned(problem: LeastCostProblem, x: Float64Array, supplied: ReadonlySet<string>): LeastCostProblem {
+  const pins = problem.candidates.flatMap((c, j) => {
+    if (!supplied.has(c.name)) return [];
+    const coefficients = new Float64Array(problem.candidates.length);
+    coefficients[j] = 1;
+    const lower = Math.max(0, x[j]! - PIN);
+    const upper = x[j]! + PIN;
+    return [{ limit: { kind: "ingredient" as const, name: c.name, min: lower, max: upper }, coefficients, lower, upper }];
+  });
+  return { ...problem, rows: [...problem.rows, ...pins] };
 }

@@ -26,7 +26,7 @@ export const planRoutes = [
     summary: "List production plans (newest updatedAt first)",
     params: {},
     response: { status: 200, description: "The plans", schema: P.planList },
-    errors: [],
+    errors: [400],
     handle: (ctx) =>
       ctx.cached(cacheKey("plans", ctx.key.workspaceId), async () => {
         const data = await ctx.read.listPlans(ctx.key.workspaceId);
@@ -40,7 +40,7 @@ export const planRoutes = [
     summary: "One production plan: its lines and supply",
     params: PLAN_PARAM,
     response: { status: 200, description: "The plan", schema: P.planRead },
-    errors: [404],
+    errors: [400, 404],
     handle: (ctx, { params }) => ctx.cached(cacheKey("plan", ctx.key.workspaceId, params.id), async () => openBody(await ctx.read.requirePlan(ctx.key.workspaceId, params.id))),
   }),
   defineRoute({
@@ -50,7 +50,12 @@ export const planRoutes = [
     description: "201 with Location when new, 200 when replaced (its createdAt kept). One problem per answer, naming the field (`lines[2].tons must be a number > 0`, `Unknown formula: broiler-x`, `Unknown ingredient: Maiz`, `Duplicate formula: <id>`, `supply[0] needs minTons or maxTons`).",
     params: PLAN_PARAM,
     body: planBodyDoc,
-    response: { status: 200, description: "Replaced (201 with Location when new)", schema: P.planRead, headers: { Location: "URL of the plan (on 201)" } },
+    response: {
+      status: 200,
+      description: "Replaced",
+      schema: P.planRead,
+      created: { description: "Created (the id was new)", headers: { Location: "URL of the plan" } },
+    },
     errors: [400, 403, 413],
     async handle(ctx, { params, body }) {
       const ws = ctx.key.workspaceId;
