@@ -15,6 +15,7 @@ import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listPlans, putPlan, requirePlan } from "./plans.ts";
+import { listKeys } from "./keys.ts";
 import type { WriteQueue } from "./write-queue.ts";
 import { operations } from "./bind.ts";
 
@@ -38,6 +39,7 @@ const READS = {
   eventsAfter,
   listPlans,
   requirePlan,
+  listKeys,
 };
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
 const WRITES = { createIngredient, updatePrice, putPlan };

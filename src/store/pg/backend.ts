@@ -15,6 +15,7 @@ import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listPlans, putPlan, requirePlan } from "./plans.ts";
+import { listKeys } from "./keys.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
 
@@ -40,6 +41,7 @@ const READS = {
   eventsAfter,
   listPlans,
   requirePlan,
+  listKeys,
 } satisfies Twins<Reads>;
 const WRITES = { createIngredient, updatePrice, putPlan } satisfies Twins<Writes>;
 
