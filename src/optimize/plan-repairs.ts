@@ -19,7 +19,10 @@ export type PlanRepair =
 export function planRepairs(highs: Highs, lines: readonly PlanLine[], supply: readonly SupplyRow[]): PlanRepair[] {
   const repairs: (PlanRepair & { move: number })[] = [];
   const layout = planLayout(lines, supply);
+  const certified = certificateRows(highs, lines, supply, layout);
+  const limitRows = lines.reduce((n, l) => n + l.problem.rows.length, 0);
   supply.forEach((s, k) => {
+    if (certified && !certified.has(limitRows + k)) return;
     for (const bound of ["min", "max"] as const) {
       const limit = bound === "min" ? s.minTons : s.maxTons;
       if (limit === null) continue;
@@ -29,8 +32,12 @@ export function planRepairs(highs: Highs, lines: readonly PlanLine[], supply: re
       repairs.push({ kind: "supply", name: s.name, bound, limit, bestAchievable: roundInward(best, 3, bound === "min" ? "down" : "up"), move: relativeMove(best, limit) });
     }
   });
+  let at = 0;
   lines.forEach((line, f) => {
+    const first = at;
+    at += line.problem.rows.length;
     line.problem.rows.forEach((row, r) => {
+      if (certified && !certified.has(first + r)) return;
       if (row.limit === null || row.limit.kind === "ratio" || row.limit.kind === "co2e") return;
       for (const bound of ["min", "max"] as const) {
         const value = bound === "min" ? row.lower : row.upper;
@@ -61,6 +68,32 @@ function bestOf(highs: Highs, lines: readonly PlanLine[], supply: readonly Suppl
     if (model.getModelStatus() !== highs.constants.modelStatus.optimal) return null;
     const value = model.getObjectiveValue();
     return bound === "min" ? -value : value;
+  } finally {
+    model.dispose();
+  }
+}
+
+/**
+ * The rows a proof of infeasibility (HiGHS's dual ray, a Farkas certificate) uses; null when HiGHS gives
+ * none. A row the certificate does not use cannot repair the plan alone: moving its bound leaves the
+ * same certificate valid. This spares one LP per such bound, most of a plan's rows.
+ */
+function certificateRows(highs: Highs, lines: readonly PlanLine[], supply: readonly SupplyRow[], layout: ReturnType<typeof planLayout>): Set<number> | null {
+  const model = planModel(highs, lines, supply, layout);
+  try {
+    model.run();
+    if (model.getModelStatus() !== highs.constants.modelStatus.infeasible) return null;
+    const ray = model.getDualRay();
+    if (!ray) return null;
+    const scale = Math.max(...Array.from(ray.values, Math.abs), 0);
+    if (scale === 0) return null;
+    const used = new Set<number>();
+    ray.values.forEach((v, r) => {
+      if (Math.abs(v) > 1e-9 * scale) used.add(r);
+    });
+    return used;
+  } catch {
+    return null;
   } finally {
     model.dispose();
   }
