@@ -222,20 +222,17 @@ export function createFetch(options: FetchDeps): AppFetch {
     if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
     if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
     if (!caller.quiet && (accessLog || caller.refusedLimit !== null)) {
-      const line = {
-        requestId,
-        method: req.method,
-        path,
-        status: reply.status,
-        ms: Math.round((performance.now() - started) * 1000) / 1000,
-        keyId: caller.key?.id ?? null,
-        // Only an answer that waited (for the database) can outlive its client; a sync one cannot, so it skips the look.
-        ...(waited && req.signal.aborted ? { sent: false } : {}),
-      };
+      const keyId = caller.key?.id;
+      // Written as JSON text directly (a method is an HTTP token: no quote or backslash can be in it).
+      // Only an answer that waited (for the database) can outlive its client; a sync one skips the look.
+      const line =
+        `"requestId":${JSON.stringify(requestId)},"method":"${req.method}","path":${JSON.stringify(path)},"status":${reply.status},` +
+        `"ms":${Math.round((performance.now() - started) * 1000) / 1000},"keyId":${keyId === undefined ? "null" : JSON.stringify(keyId)}` +
+        (waited && req.signal.aborted ? ',"sent":false' : "");
       // One line per request. A 401 for a limit looks like a revoked key to an integrator: the refusal's
       // line is a warn naming the limit, so the admin can tell which (and sees it with the access log off).
-      if (caller.refusedLimit === null) logger.log("info", "request", line);
-      else logger.log("warn", "rate limit exceeded", { ...line, limit: caller.refusedLimit });
+      if (caller.refusedLimit === null) logger.logJson("info", "request", line);
+      else logger.logJson("warn", "rate limit exceeded", `${line},"limit":${caller.refusedLimit}`);
     }
     // Requests refused before routing (401) are counted under their path's template when it has one.
     if (recorder) recorder.request(caller.route ?? router.templateOf(path), req.method, reply.status, (performance.now() - started) / 1000);
