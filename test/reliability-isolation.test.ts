@@ -31,6 +31,7 @@ const WRITE_BODIES: Record<string, (name: string) => unknown> = {
   "PUT /v1/prices/:name": () => ({ price: 1 }),
   "PUT /v1/nutrients/:key": () => ({ name: "Copied", unit: "%", basis: "as-fed" }),
   "PUT /v1/formulas/:id": () => ({ name: "Copied", species: "Copied", subcategory: "Copied", batchSize: 1000, ingredients: [{ name: "Maize", percent: 100 }] }),
+  "PUT /v1/plans/:id": () => ({ name: "Copied", lines: [{ formula: "starter", tons: 1 }] }),
 };
 
 interface Side {
@@ -76,6 +77,10 @@ beforeAll(async () => {
       await store.importFormulas(workspaceId, readFormulaFile(data.formulas), { replace: false, now: NOW });
       // A key both define, each in its own words.
       await store.putNutrient(workspaceId, "CP", { name: `${marker} crude protein`, unit: "%", basis: "as-fed" });
+      // Plans under the formulas' ids: one of this side only, one both have, each in its own words.
+      const m = marker.toLowerCase();
+      await store.putPlan(workspaceId, `${m}-starter`, { name: `${marker} plan`, lines: [{ formula: `${m}-starter`, tons: 100 }], supply: [{ name: `${marker} maize`, minTons: null, maxTons: 50 }] }, NOW);
+      await store.putPlan(workspaceId, "starter", { name: `${marker} shared plan`, lines: [{ formula: "starter", tons: 100 }], supply: [] }, NOW);
       sides.push({ slug, marker, workspaceId, key: t.key({ write: true, workspace: slug }), only: data.only });
     }
   } finally {

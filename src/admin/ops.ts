@@ -16,6 +16,7 @@ import { deleteFormula, listFormulaDetails, requireFormula } from "../store/form
 import { deleteIngredient } from "../store/ingredient-changes.ts";
 import { findIngredient, listIngredientDetails } from "../store/ingredients.ts";
 import { createKey, identifyKey, listKeys, setKeyActive, setKeyRateLimit, setKeyWrite } from "../store/keys.ts";
+import { deletePlan, listPlans, putPlan, requirePlan } from "../store/plans.ts";
 import { priceHistory } from "../store/price-history.ts";
 import { listNutrients, putNutrient } from "../store/nutrients.ts";
 import { transaction } from "../store/transaction.ts";
@@ -42,6 +43,8 @@ const READS = {
   costChanges,
   priceHistory,
   listNutrients,
+  listPlans,
+  requirePlan,
 };
 
 /** Writes: each runs in one transaction of its own. */
@@ -61,6 +64,8 @@ const WRITES = {
   deleteFormula,
   deleteIngredient,
   putNutrient,
+  putPlan,
+  deletePlan,
 };
 
 /**

@@ -16,6 +16,7 @@ import { findIngredient, listIngredientDetails, listIngredients, listPools, list
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
 import { putFormula } from "./formula-put.ts";
+import { listPlans, putPlan, requirePlan } from "./plans.ts";
 import { listKeys } from "./keys.ts";
 import type { WriteQueue } from "./write-queue.ts";
 import { operations } from "./bind.ts";
@@ -40,10 +41,12 @@ const READS = {
   eventsAfter,
   listNutrients,
   requireNutrient,
+  listPlans,
+  requirePlan,
   listKeys,
 };
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
-const WRITES = { createIngredient, updatePrice, putNutrient, putFormula };
+const WRITES = { createIngredient, updatePrice, putPlan, putNutrient, putFormula };
 
 type Awaitable<T> = T | Promise<T>;
 type Rest<F> = F extends (db: Database, ...args: infer A) => unknown ? A : never;

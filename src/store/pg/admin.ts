@@ -17,6 +17,7 @@ import * as ingredients from "./ingredients.ts";
 import * as keys from "./keys.ts";
 import { importPrices } from "./price-import.ts";
 import * as nutrients from "./nutrients.ts";
+import * as plans from "./plans.ts";
 import * as priceHistory from "./price-history.ts";
 import { writeTransaction } from "./transaction.ts";
 import * as webhooks from "./webhooks.ts";
@@ -59,6 +60,10 @@ const OPS: PgAdminOps = {
   importNutrients: (sql, workspaceId, rows) => writeTransaction(sql, (tx) => nutrients.writeNutrientImport(tx, workspaceId, rows)),
   listNutrients: nutrients.listNutrients,
   putNutrient: nutrients.putNutrient,
+  listPlans: plans.listPlans,
+  requirePlan: plans.requirePlan,
+  putPlan: plans.putPlan,
+  deletePlan: plans.deletePlan,
   seedDemo,
 };
 

@@ -16,6 +16,7 @@ import { findIngredient, listIngredientDetails, listIngredients, listPools, list
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
 import { putFormula } from "./formula-put.ts";
+import { listPlans, putPlan, requirePlan } from "./plans.ts";
 import { listKeys } from "./keys.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
@@ -42,9 +43,11 @@ const READS = {
   eventsAfter,
   listNutrients,
   requireNutrient,
+  listPlans,
+  requirePlan,
   listKeys,
 } satisfies Twins<Reads>;
-const WRITES = { createIngredient, updatePrice, putNutrient, putFormula } satisfies Twins<Writes>;
+const WRITES = { createIngredient, updatePrice, putPlan, putNutrient, putFormula } satisfies Twins<Writes>;
 
 /**
  * Reads on the pool; writes through the group commit, which runs its effects (the data generation

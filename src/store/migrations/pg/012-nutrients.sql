@@ -1,4 +1,4 @@
--- Nutrient definitions per workspace (step 11, as on SQLite): what a key means, the unit
+-- Nutrient definitions per workspace (step 12, as on SQLite): what a key means, the unit
 -- of its values and its basis. Every workspace there is gets the standard keys; a workspace removed
 -- (copy-to empties the new database's default one) takes its definitions with it.
 CREATE TABLE nutrients (
