@@ -1,16 +1,18 @@
 import type { Command } from "commander";
 import { ValidationError } from "../src/domain/errors.ts";
 import { frontierInput, type FrontierShown } from "../src/optimize/frontier-task.ts";
+import { everyIngredient, type CandidateSet } from "../src/optimize/candidates.ts";
 import type { OptimizeOptions } from "../src/optimize/result.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import { FRONTIER_POINTS } from "../src/schemas/frontier.ts";
 import { dataOption, intInRange, jsonOption, printDocument, printRows, withData, withExamples, workspaceOption } from "./common.ts";
-import { collectPrice, conflictRows } from "./formula-optimize.ts";
+import { candidatesOption, collectPrice, conflictRows } from "./formula-optimize.ts";
 import { frontierChart } from "./frontier-chart.ts";
 import type { Io } from "./io.ts";
 
 interface Options {
   points: number;
+  candidates: CandidateSet;
   include?: string;
   price: Map<string, number>;
   includeOutOfStock?: boolean;
@@ -29,6 +31,7 @@ export function registerFormulaFrontier(group: Command, io: Io): void {
       .option("--include <names>", "extra candidate ingredients, comma-separated")
       .option("--price <NAME=VALUE>", "a what-if price per ton (repeatable; never stored)", collectPrice, new Map<string, number>())
       .option("--include-out-of-stock", "let out-of-stock candidates into the mixes (by default they are held at 0)")
+      .addOption(candidatesOption())
       .addOption(jsonOption("print the API's data as one JSON document"))
       .addOption(workspaceOption("workspace holding the formula"))
       .addOption(dataOption())
@@ -36,11 +39,13 @@ export function registerFormulaFrontier(group: Command, io: Io): void {
         withData(opts, async ({ store, workspace }) => {
           const ws = (await workspace()).id;
           const formula = await store.requireFormula(ws, id);
-          const ingredients = new Map((await store.listIngredientDetails(ws)).map((i) => [i.name, i]));
+          const every = await store.listIngredientDetails(ws);
+          const ingredients = new Map(every.map((i) => [i.name, i]));
           const lookup = (name: string) => ingredients.get(name) ?? null;
           const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
           for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
-          const options: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
+          const asked: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
+          const options = opts.candidates === "all" ? everyIngredient(asked, every) : asked;
           const shown = await solveInProcess("frontier", frontierInput(formula, lookup, options, opts.points));
           if (opts.json) printDocument(io, shown);
           else printFrontier(io, shown);
@@ -49,7 +54,7 @@ export function registerFormulaFrontier(group: Command, io: Io): void {
     [
       "feedbase formula frontier broiler-starter",
       "feedbase formula frontier broiler-starter --points 21 --include 'Soybean meal 48% US'",
-      "feedbase formula frontier layer-phase-1 --json",
+      "feedbase formula frontier layer-phase-1 --candidates all --json",
     ],
   );
 }

@@ -167,6 +167,11 @@ describe("GET /v1/formulas/:id/frontier", () => {
     expect(f.abatement).toEqual([]);
     expect(f.points[0]!.ingredients.map((i) => i.name)).toEqual(["Maize", "Soybean meal 48% US"]);
     expect((await get("/v1/formulas/starter/frontier?include=Nope")).body.message).toBe("Unknown ingredient: Nope");
+    // candidates=all: every ingredient of the workspace joins; those of unknown footprint are held out.
+    const all: FrontierShown = (await get("/v1/formulas/starter/frontier?candidates=all&points=3")).body.data;
+    expect(all.heldOut).toContain("Premix");
+    expect(all.points).toHaveLength(3);
+    expect((await get("/v1/formulas/starter/frontier?candidates=some")).body.message).toBe("candidates must be formula or all");
     expect((await get("/v1/formulas/nope/frontier")).status).toBe(404);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { conflict } from "./optimize.ts";
+import { candidatesParam, conflict } from "./optimize.ts";
 
 /**
  * Shapes of GET /v1/formulas/:id/frontier (docs/decisions.md#carbon-footprint): the cost–CO2e Pareto
@@ -49,7 +49,7 @@ export const frontierRead = z.lazy(() => z.object({ status: z.literal("ok"), dat
 export const FRONTIER_POINTS = { min: 2, max: 51, default: 11 } as const;
 const POINTS_PROBLEM = `points must be an integer from ${FRONTIER_POINTS.min} to ${FRONTIER_POINTS.max}`;
 
-/** `points`, beside the optimization's own parameters (`include`, `price`, `includeOutOfStock`, read as there). */
+/** `points`, beside the optimization's own parameters (`candidates`, `include`, `price`, `includeOutOfStock`, read as there). */
 export const frontierQuery = z.object({
   points: z
     .string()
@@ -64,6 +64,7 @@ export const frontierQuery = z.object({
       return n;
     })
     .meta({ description: `How many points (${FRONTIER_POINTS.min}–${FRONTIER_POINTS.max}, default ${FRONTIER_POINTS.default}) when the ends differ.` }),
+  candidates: candidatesParam,
   include: z.string().optional().meta({ description: "Extra candidates, comma-separated (a comma inside a name is sent as `%2C`), as for the optimization." }),
   price: z.array(z.string()).optional().meta({ description: "A what-if price, `NAME=VALUE` (repeatable; never stored), as for the optimization." }),
   includeOutOfStock: z

@@ -167,7 +167,7 @@ export const maxCo2eParameter = z
  * `price` have their own splitting rules, applied to the raw query by src/optimize/what-if.ts; here
  * they only document.
  */
-const candidatesParam = z
+export const candidatesParam = z
   .enum(["formula", "all"], { error: "candidates must be formula or all" })
   .optional()
   .transform((v) => v ?? "formula")

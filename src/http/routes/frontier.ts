@@ -10,7 +10,7 @@ import { openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
-import { byName, ingredientsFor } from "./optimize.ts";
+import { byName, candidateIngredients } from "./optimize.ts";
 
 export const frontierRoutes = [
   defineRoute({
@@ -28,11 +28,11 @@ export const frontierRoutes = [
     handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const { include, prices } = whatIfOf(ctx.rawQuery);
-      const options: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock };
-      return ctx.cached(cacheKey("frontier", ws, params.id, query.points, include, [...prices].sort(byName), query.includeOutOfStock), async () => {
+      const asked: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock };
+      return ctx.cached(cacheKey("frontier", ws, params.id, query.points, include, [...prices].sort(byName), query.includeOutOfStock, query.candidates), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
-        const ingredients = await ingredientsFor(ctx.read, ws, formula, options);
-        return openBody(await ctx.solver.run("frontier", frontierInput(formula, (name) => ingredients.get(name) ?? null, options, query.points)));
+        const { found, options } = await candidateIngredients(ctx.read, ws, formula, asked, query.candidates);
+        return openBody(await ctx.solver.run("frontier", frontierInput(formula, (name) => found.get(name) ?? null, options, query.points)));
       });
     },
   }),

@@ -7,7 +7,7 @@
 import { ValidationError } from "../../domain/errors.ts";
 import { checkSolveSize } from "../../optimize/limits.ts";
 import { optimizeInput } from "../../optimize/optimize-task.ts";
-import { candidateNamesOf, everyIngredient } from "../../optimize/candidates.ts";
+import { candidateNamesOf, everyIngredient, type CandidateSet } from "../../optimize/candidates.ts";
 import { NO_OPTIONS, type FormulaToOptimize, type OptimizeOptions } from "../../optimize/result.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import { savingsWorklist } from "../../optimize/worklist.ts";
@@ -44,6 +44,14 @@ function refuseUnknown(found: ReadonlyMap<string, IngredientDetail>, options: Op
   for (const name of [...options.include, ...options.prices.keys()]) if (!found.has(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
 }
 
+/**
+ * The ingredients a solve reads and the options that make them candidates, for `candidates` (formula or all).
+ * @example const { found, options } = await candidateIngredients(ctx.read, ws, formula, asked, query.candidates)
+ */
+export async function candidateIngredients(read: Reads, ws: number, formula: FormulaToOptimize, asked: OptimizeOptions, set: CandidateSet): Promise<{ found: Map<string, IngredientDetail>; options: OptimizeOptions }> {
+  return set === "all" ? everyIngredientFor(read, ws, asked) : { found: await ingredientsFor(read, ws, formula, asked), options: asked };
+}
+
 export const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export const optimizeRoutes = [
@@ -66,7 +74,7 @@ export const optimizeRoutes = [
       const asked: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock, maxCo2e: query.maxCo2e };
       return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.maxCo2e, query.candidates), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
-        const { found, options } = query.candidates === "all" ? await everyIngredientFor(ctx.read, ws, asked) : { found: await ingredientsFor(ctx.read, ws, formula, asked), options: asked };
+        const { found, options } = await candidateIngredients(ctx.read, ws, formula, asked, query.candidates);
         return openBody(await ctx.solver.run("optimize", optimizeInput(formula, (name) => found.get(name) ?? null, options)));
       });
     },
