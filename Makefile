@@ -16,7 +16,7 @@ endif
 
 DEPS := node_modules/.installed
 EXE := dist/feedbase
-SOURCES := $(shell find src cli -type f 2>/dev/null) package.json
+SOURCES := $(shell find src cli console -type f 2>/dev/null) package.json
 # Bytecode: the embedded program is stored precompiled (ESM is what --bytecode takes with top-level await), so a start skips parsing it.
 # The solver pool's worker is a second entry point: inside the executable it is ./src/optimize/pool-worker.ts (src/optimize/pool.ts).
 COMPILE := $(BUN) build cli/main.ts src/optimize/pool-worker.ts --compile --bytecode --format=esm --no-compile-autoload-dotenv --no-compile-autoload-bunfig
@@ -36,7 +36,7 @@ define need
   { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(2) >/dev/null; }; }
 endef
 
-.PHONY: run test test-postgres check build deb bench bench-compare bench-optimize bench-metrics soak soak-postgres clean test-tools deb-tools
+.PHONY: run test test-postgres test-console screenshots console-tools bench-console check build deb bench bench-compare bench-optimize bench-metrics soak soak-postgres clean test-tools deb-tools
 
 run: $(EXE)
 	@mkdir -p $(dir $(DATA))
@@ -59,6 +59,22 @@ test-postgres: $(DEPS) $(EXE) test-tools
 	$(call need,/usr/lib/postgresql/*/bin/initdb,postgresql)
 	test/postgres/cluster.sh $(BUN) test --timeout 30000 $$($(BUN) test/postgres/suite.ts)
 
+# The web console in Debian's chromium, driven by playwright-core (never a downloaded browser): each
+# file in its own bun test process (one browser per process), all of them run even when one fails.
+test-console: $(DEPS) $(EXE) console-tools
+	@status=0; for f in test/console/*.browser.ts; do $(BUN) test --timeout 60000 ./$$f || status=1; done; exit $$status
+
+# Every console page at 1280 and 390 px wide into docs/console/, from the demo served by dist/feedbase.
+screenshots: $(DEPS) $(EXE) console-tools
+	$(BUN) test/console/screenshots.ts
+
+# chromium for the console's tests; a named font so screenshots do not change with the machine's fonts.
+console-tools:
+	$(call need,chromium,chromium)
+	@test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf || { echo "DejaVu fonts missing: installing fonts-dejavu-core with apt-get"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends fonts-dejavu-core >/dev/null || \
+	  { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends fonts-dejavu-core >/dev/null; }; }
+
 # lintian checks the package, promtool the metrics and alert rules, haproxy the sample front (test/proxy.test.ts), systemd-analyze the units.
 test-tools: deb-tools
 	$(call need,lintian,lintian)
@@ -68,6 +84,7 @@ test-tools: deb-tools
 
 check: $(DEPS)
 	$(BUN) x tsc --noEmit -p tsconfig.json
+	$(BUN) x tsc --noEmit -p console/tsconfig.json
 
 build: $(EXE)
 
@@ -100,8 +117,10 @@ bench: $(DEPS) $(EXE)
 	test/postgres/cluster.sh $(BUN) bench/run.ts
 	test/postgres/cluster.sh $(BUN) bench/instances.ts $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
+	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
 	$(BUN) bench/compare-builds.ts
+	$(MAKE) bench-console
 
 # Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.
 # The least-cost figures alone (about a minute): solve times, the worklist, the cached answer over HTTP.
@@ -111,7 +130,12 @@ bench-compare: $(DEPS) $(EXE)
 
 bench-optimize: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
+	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
+
+# The console's Prices page in chromium: time to interactive and bytes on the wire against its budget.
+bench-console: $(DEPS) $(EXE) console-tools
+	$(BUN) bench/console.ts
 
 bench-metrics: $(DEPS) $(EXE)
 	FEEDBASE_BENCH_METRICS_ONLY=1 $(BUN) bench/run.ts

@@ -7,6 +7,7 @@
  * Run alone: `bun bench/frontier.ts` prints the RESULTS.md section and writes it into bench/RESULTS.md
  * (replacing its own section); `make bench` runs it after bench/optimize.ts.
  */
+import { loadavg } from "node:os";
 import { seeded } from "../src/domain/random.ts";
 import { frontierTask } from "../src/optimize/frontier-task.ts";
 import { NO_OPTIONS, candidatesOf, optimizeFormula } from "../src/optimize/result.ts";
@@ -56,7 +57,7 @@ export function renderFrontier(b: FrontierBench): string[] {
   return [
     HEADING,
     "",
-    `Measured ${new Date().toISOString().slice(0, 16)}Z by \`bun bench/frontier.ts\` on a shared 2-core machine (figures are for reading, not asserted).`,
+    `Measured ${new Date().toISOString().slice(0, 16)}Z by \`bun bench/frontier.ts\` on a shared 2-core machine at a load average of ${loadavg()[0]!.toFixed(1)} (figures are for reading, not asserted; the ratio is the figure that carries over).`,
     "",
     `An ${b.points}-point frontier of the seeded 60 × 30 formula (footprints 0.2–5 kg CO2e per kg), in-process, ${RUNS} runs: median **${f.toFixed(2)} ms**, ` +
       `p90 ${quantile(b.frontierMs, 0.9).toFixed(2)} ms, max ${Math.max(...b.frontierMs).toFixed(2)} ms — ${f < TARGET_MS ? "under" : "OVER"} the ${TARGET_MS} ms target; ` +

@@ -89,6 +89,8 @@ export function registerReport(program: Command, io: Io): void {
               ],
               false,
             );
+            // A formula the solver could not answer (status error) says why under the table.
+            for (const i of items) if (i.message !== undefined) io.out(`${i.id}: ${i.message}\n`);
           });
         },
       ),

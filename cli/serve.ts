@@ -26,6 +26,7 @@ interface ServeOptions {
   accessLog: boolean;
   metrics?: boolean;
   metricsTokenFile?: string;
+  console: boolean;
   solveTimeout: number;
   solveWorkers?: number;
 }
@@ -103,6 +104,7 @@ export function registerServe(program: Command, io: Io): void {
     )
     .addOption(new Option("--metrics [on|off]", "serve Prometheus metrics at GET /metrics").env("FEEDBASE_METRICS").argParser(onOff("--metrics")))
     .addOption(new Option("--metrics-token-file <file>", "with --metrics: answer only Authorization: Bearer <the file's token>").env("FEEDBASE_METRICS_TOKEN_FILE"))
+    .addOption(new Option("--console <on|off>", "serve the web console at / and /console/ (off: 404 there)").env("FEEDBASE_CONSOLE").default(true, "on").argParser(onOff("--console")))
     .addOption(
       new Option("--solve-timeout <seconds>", "time limit of one solve (optimize, one formula of the worklist): past it the request gets 503 and the solver worker is replaced")
         .env("FEEDBASE_SOLVE_TIMEOUT")
@@ -126,7 +128,7 @@ export function registerServe(program: Command, io: Io): void {
         const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
         const solver = { timeoutMs: opts.solveTimeout, ...(opts.solveWorkers ? { workers: opts.solveWorkers } : {}) };
         const service = await start(
-          { data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, solver, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
+          { data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, console: opts.console, solver, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
           opts,
         );
         service.logger.log("info", "listening", { url: service.url.href, data: locationName(data) });
@@ -140,6 +142,7 @@ export function registerServe(program: Command, io: Io): void {
           accessLog: opts.accessLog,
           metrics: opts.metrics ?? false,
           metricsTokenFile: opts.metricsTokenFile ?? null,
+          console: opts.console,
           solveTimeoutMs: opts.solveTimeout,
           solveWorkers: opts.solveWorkers ?? null,
         });

@@ -38,6 +38,8 @@ export interface ServiceOptions {
   webhooks?: Partial<DeliveryTuning>;
   /** Serve `GET /metrics` (off by default), optionally only for `Authorization: Bearer <token>`. */
   metrics?: { token: string | null };
+  /** The web console at / and /console/ (default on; `serve --console off`). */
+  console?: boolean;
   /** SQLite: fold the price log after this long without a write (default 2 s; tests shorten it). */
   foldQuietMs?: number;
   /** The solver pool (docs/decisions.md#solver-pool): time limit per solve, workers, queue bound. */
@@ -98,6 +100,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     clock,
     version: store.version,
     readiness,
+    console: options.console ?? true,
     caches,
     solver: pool,
     ...(recorder ? { metrics: { recorder, endpoint: metricsEndpoint(recorder, options.metrics!.token) } } : {}),

@@ -1,5 +1,6 @@
 /** `feedbase formula frontier` (a file, or a database in PostgreSQL mode): the table, the chart, --json, refusals. */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { frontierTask } from "../src/optimize/frontier-task.ts";
 import { candidatesOf, NO_OPTIONS } from "../src/optimize/result.ts";
@@ -102,5 +103,40 @@ describe("feedbase formula optimize --max-co2e", () => {
     const bad = await fb("formula", "optimize", "starter", "--max-co2e", "lots");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--maxCo2e must be a number from -1000000 to 1000000 (kg CO2e per tonne of feed)");
+  });
+});
+
+describe("co2e in ingredient files", () => {
+  const file = (name: string, text: string) => {
+    const path = `${tmp.dir}/${name}`;
+    writeFileSync(path, text);
+    return path;
+  };
+  const detail = (name: string) => readStore(data, (s) => s.findIngredient(1, name));
+
+  test("a co2e column anywhere after the fixed ones (an empty cell is unknown); a bad value names its line and column", async () => {
+    const ok = await fb("import", "ingredients", file("co2e.csv", "name,category,price,inStock,CP,co2e\nBarley,Cereals,210,true,10.5,0.38\nRye,Cereals,200,true,9,\n"));
+    expect(ok.code).toBe(0);
+    expect(await detail("Barley")).toMatchObject({ co2e: 0.38, nutrients: { CP: 10.5 } });
+    expect(await detail("Rye")).toMatchObject({ co2e: null, nutrients: { CP: 9 } });
+    const bad = await fb("import", "ingredients", file("bad.csv", "name,category,price,inStock,co2e\nOats,Cereals,190,true,2000\n"));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe(`error: ${tmp.dir}/bad.csv: line 2, column 5 (co2e): co2e must be a number <= 1000; nothing was imported\n`);
+  });
+
+  test("--update: a file without the co2e column keeps the stored footprints, an empty cell clears one", async () => {
+    expect((await fb("import", "ingredients", "--update", file("keep.csv", "name,category,price,inStock,CP\nBarley,Cereals,215,true,10.5\n"))).code).toBe(0);
+    expect(await detail("Barley")).toMatchObject({ price: 215, co2e: 0.38 });
+    expect((await fb("import", "ingredients", "--update", file("clear.csv", "name,category,price,inStock,co2e,CP\nBarley,Cereals,215,true,,10.5\n"))).code).toBe(0);
+    expect((await detail("Barley"))!.co2e).toBeNull();
+  });
+
+  test("export writes the column, and a JSON file without co2e keeps it on --update", async () => {
+    const csv = await fb("export", "ingredients", "--format", "csv");
+    expect(csv.stdout.split("\n")[0]).toBe("name,category,price,inStock,co2e,CP");
+    expect(csv.stdout).toContain("\nMaize,Cereals,228,true,0.4,8\n");
+    const json = JSON.stringify([{ name: "Maize", category: "Cereals", price: 229, nutrients: { CP: 8 } }]);
+    expect((await fb("import", "ingredients", "--update", file("maize.json", json))).code).toBe(0);
+    expect(await detail("Maize")).toMatchObject({ price: 229, co2e: 0.4 });
   });
 });

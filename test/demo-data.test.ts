@@ -62,6 +62,7 @@ interface Ingredient {
   category: string;
   price: number;
   inStock: boolean;
+  co2e: number | null;
   nutrients: Record<string, number>;
 }
 
@@ -81,20 +82,20 @@ interface DemoFormula {
 
 const csvRows = parseCsv(readFileSync(join(DEMO, "ingredients.csv"), "utf8"));
 const header = csvRows[0] ?? [];
-const nutrientColumns = header.slice(4);
+const nutrientColumns = header.slice(5);
 
 const ingredients: Ingredient[] = csvRows.slice(1).map((cells, i) => {
   const line = i + 2; // the header is line 1
   if (cells.length !== header.length) {
     throw new Error(`line ${line}: ${cells.length} cells, header has ${header.length}`);
   }
-  const [name = "", category = "", price = "", inStock = ""] = cells;
+  const [name = "", category = "", price = "", inStock = "", co2e = ""] = cells;
   const nutrients: Record<string, number> = {};
   nutrientColumns.forEach((key, j) => {
-    const cell = cells[j + 4] ?? "";
+    const cell = cells[j + 5] ?? "";
     if (cell !== "") nutrients[key] = Number(cell);
   });
-  return { name, category, price: Number(price), inStock: inStock === "true", nutrients };
+  return { name, category, price: Number(price), inStock: inStock === "true", co2e: co2e === "" ? null : Number(co2e), nutrients };
 });
 const rawInStock = csvRows.slice(1).map((cells) => cells[3]);
 const byName = new Map(ingredients.map((ing) => [ing.name, ing]));
@@ -106,10 +107,24 @@ function byteCompare(a: string, b: string): number {
 }
 
 describe("demo ingredients.csv", () => {
-  test("header: name, category, price, inStock, then the nutrient keys sorted by bytes", () => {
-    expect(header.slice(0, 4)).toEqual(["name", "category", "price", "inStock"]);
+  test("header: name, category, price, inStock, co2e, then the nutrient keys sorted by bytes", () => {
+    expect(header.slice(0, 5)).toEqual(["name", "category", "price", "inStock", "co2e"]);
     expect(nutrientColumns).toEqual([...nutrientColumns].sort(byteCompare));
     expect([...nutrientColumns].sort()).toEqual([...NUTRIENT_KEYS].sort());
+  });
+
+  test("every ingredient has a footprint within published ranges (docs/carbon.md); two soybean meals by origin", () => {
+    for (const ing of ingredients) expect({ name: ing.name, co2e: ing.co2e !== null && ing.co2e >= 0 && ing.co2e <= 12 }).toEqual({ name: ing.name, co2e: true });
+    const co2e = (name: string) => byName.get(name)!.co2e!;
+    // Brazil with land-use change 4–5, the US 0.4–0.7, maize 0.3–0.5 kg CO2e per kg as fed.
+    expect(co2e("Soybean meal 48% BR")).toBeGreaterThanOrEqual(4);
+    expect(co2e("Soybean meal 48% BR")).toBeLessThanOrEqual(5);
+    expect(co2e("Soybean meal 48% US")).toBeGreaterThanOrEqual(0.4);
+    expect(co2e("Soybean meal 48% US")).toBeLessThanOrEqual(0.7);
+    expect(co2e("Maize")).toBeGreaterThanOrEqual(0.3);
+    expect(co2e("Maize")).toBeLessThanOrEqual(0.5);
+    // The same meal but for its origin: the frontier then has a choice to make.
+    expect(byName.get("Soybean meal 48% BR")!.nutrients).toEqual(byName.get("Soybean meal 48% US")!.nutrients);
   });
 
   test("at least 40 distinct ingredients, with realistic names", () => {

@@ -167,10 +167,11 @@ describe("round trips: export, import into a new data file, export again — byt
     });
     const lines = text.split("\n");
     // nutrient columns sorted by bytes ("C" < "L" < "M" < "c" < "t" < "x"), Object.prototype's names included
-    expect(lines[0]).toBe("name,category,price,inStock,CP,Ca,Lys,ME_poultry,constructor,toString,x y");
-    expect(lines).toContain('"Soybean meal, ""48%""",Protein meals,462.5,true,48.5,,2.96,2440,,,');
-    expect(lines).toContain("Premix,Additives,2400,true,1e-7,-0.5,,,,,");
-    expect(lines).toContain("'=SUM(A1),Odd names,0.001,false,,,,,2,1,0.00001"); // guarded against spreadsheet formulas
+    expect(lines[0]).toBe("name,category,price,inStock,co2e,CP,Ca,Lys,ME_poultry,constructor,toString,x y");
+    expect(lines).toContain('"Soybean meal, ""48%""",Protein meals,462.5,true,4.6,48.5,,2.96,2440,,,');
+    expect(lines).toContain("Premix,Additives,2400,true,1e-7,1e-7,-0.5,,,,,");
+    expect(lines).toContain("maize,Cereals,1000000000,true,,,,,,,,"); // an unknown footprint is an empty cell
+    expect(lines).toContain("'=SUM(A1),Odd names,0.001,false,-1000,,,,,2,1,0.00001"); // guarded against spreadsheet formulas
   });
 
   test("ingredients as JSON, timestamps and nutrient order kept", async () => {

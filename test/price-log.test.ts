@@ -1,6 +1,6 @@
 /**
  * The price history lives in two tables: a change appends its entry to `price_log` (no index), and
- * every FOLD_AT entries the log moves into the indexed `price_history`
+ * once the log holds FOLD_AT entries changes move it, a step at a time, into the indexed `price_history`
  * (docs/decisions.md#price-history-and-formula-costs). Whatever the split, every history read answers
  * the same, and an acknowledged change's entry survives a crash before any fold.
  */
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { isoTime } from "../src/domain/time.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { createKey } from "../src/store/keys.ts";
-import { FOLD_AT, foldPriceLog, priceHistory } from "../src/store/price-history.ts";
+import { FOLD_AT, FOLD_STEP, foldPriceLog, priceHistory, recordPrice } from "../src/store/price-history.ts";
 import { cli, spawnServe, startTestServer, tempDir, TestClock, type TestServer } from "./helpers/harness.ts";
 
 const DAY = 24 * 3600 * 1000;
@@ -87,7 +87,7 @@ describe("history reads across the log and the indexed history", () => {
 });
 
 describe("the log folds by itself", () => {
-  test(`the write that brings the log to ${FOLD_AT} entries moves them into the history in its own transaction`, async () => {
+  test(`once the log holds ${FOLD_AT} entries, a write moves one step of about ${FOLD_STEP} entries (whole ingredients, the oldest entry's first), never the whole log`, async () => {
     const tmp = tempDir();
     try {
       const rows = FOLD_AT + 5;
@@ -97,13 +97,56 @@ describe("the log folds by itself", () => {
       const imported = await cli(["import", "ingredients", join(tmp.dir, "items.csv"), "--data", tmp.dataPath]);
       expect(imported.code).toBe(0);
       const db = openDatabase(tmp.dataPath, { create: false });
-      expect([count(db, "price_history"), count(db, "price_log")]).toEqual([FOLD_AT, rows - FOLD_AT]);
-      for (const name of ["Item 0", `Item ${rows - 1}`]) expect(priceHistory(db, 1, name).history.map((e) => e.source)).toEqual(["import"]);
+      // One entry an ingredient: the step took the first FOLD_STEP ingredients, the rest stay logged.
+      expect([count(db, "price_history"), count(db, "price_log")]).toEqual([FOLD_STEP, rows - FOLD_STEP]);
+      const moved = db.query("SELECT min(ingredient_id) AS lo, max(ingredient_id) AS hi FROM price_history").get() as { lo: number; hi: number };
+      expect(moved.hi - moved.lo + 1).toBe(FOLD_STEP);
+      expect((db.query("SELECT count(*) AS n FROM price_log WHERE ingredient_id BETWEEN ? AND ?").get(moved.lo, moved.hi) as { n: number }).n).toBe(0);
+      for (const name of ["Item 0", `Item ${FOLD_STEP}`, `Item ${rows - 1}`]) expect(priceHistory(db, 1, name).history.map((e) => e.source)).toEqual(["import"]);
       db.close();
     } finally {
       tmp.cleanup();
     }
   });
+
+  test("under a stream of price changes the log never passes its fold size by more than a check's worth, and every read answers from both tables", async () => {
+    const t = await startTestServer({ foldQuietMs: 3_600_000 });
+    try {
+      const key = t.key({ write: true });
+      const names = Array.from({ length: 32 }, (_, i) => `Grain ${i}`);
+      for (const name of names) expect((await t.request("POST", "/v1/ingredients", { key, body: { name, price: 100 } })).status).toBe(201);
+      // The changes themselves straight through the store's recordPrice, in group-commit-sized transactions (fast).
+      const db = openDatabase(t.dataPath, { create: false });
+      let most = 0;
+      const last = new Map<string, number>();
+      const changes = FOLD_AT + 3 * FOLD_STEP;
+      // Instants after the creations, a second apart.
+      const after = Date.now() + DAY;
+      for (let start = 0; start < changes; start += 128) {
+        db.transaction(() => {
+          for (let i = start; i < Math.min(changes, start + 128); i++) {
+            const name = names[i % names.length]!;
+            const price = 100 + (i % 997) / 10;
+            recordPrice(db, 1, name, { price, inStock: true, at: isoTime(after + i * 1000), source: "api" });
+            last.set(name, price);
+          }
+        }).immediate();
+        most = Math.max(most, count(db, "price_log"));
+      }
+      // A whole-log fold would have left it near empty after 16,384; steps keep it just under the size.
+      expect(most).toBeLessThan(FOLD_AT + 64);
+      expect(count(db, "price_log")).toBeGreaterThan(FOLD_AT - 2 * FOLD_STEP);
+      expect(count(db, "price_history") + count(db, "price_log")).toBe(changes + names.length);
+      for (const name of names) {
+        const history = priceHistory(db, 1, name).history;
+        expect(history[0]!.price).toBe(last.get(name)!);
+        expect(history).toHaveLength(1 + changes / names.length);
+      }
+      db.close();
+    } finally {
+      await t.stop();
+    }
+  }, 120_000);
 });
 
 describe("a crash before a fold", () => {

@@ -83,9 +83,13 @@ describe("size limits, checked before any solve", () => {
     expect(items.filter((i) => i.status === "optimal").length).toBeGreaterThan(3);
   });
 
-  test("the CLI refuses it in one line, without a stack trace", async () => {
+  test("the CLI refuses it in one line, without a stack trace; its worklist says why under the table", async () => {
     const r = await cli(["formula", "optimize", "too-many-limits", "--data", t.dataPath]);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: "error: Too many limits for one solve: 1,001 (at most 1,000)\n" });
+    const report = await cli(["report", "savings", "--data", t.dataPath]);
+    expect(report.code).toBe(0);
+    expect(report.stdout).toMatch(/^too-many-limits\s+too-many-limits\s+error\s+\d+\.\d{2}\s+-/m);
+    expect(report.stdout).toEndWith("too-many-limits: Too many limits for one solve: 1,001 (at most 1,000)\n");
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Ingredient import and export files (docs/decisions.md#formulas-and-files): CSV with the header
- * `name,category,price,inStock,<nutrient key>...`, or JSON as one array of detail-shaped objects.
+ * `name,category,price,inStock,<nutrient key>...` (a column `co2e` among the keys is the footprint,
+ * docs/decisions.md#carbon-footprint), or JSON as one array of detail-shaped objects.
  * Reading validates every row with the API's own schema and stops at the first bad row, named by
  * line (CSV, header = line 1) or item (JSON); nothing here touches the database.
  */
@@ -31,6 +32,15 @@ export interface ReadOptions {
   onProgress?(checked: number, total: number): void;
 }
 
+/** The footprint's column (and JSON field): not a nutrient key. */
+const CO2E = "co2e";
+
+/** A row that does not name the footprint: new, it is unknown; updated, the stored one stays. */
+const withoutCo2e = (input: CreateIngredient): CreateIngredient => {
+  const { co2e: _, ...rest } = input;
+  return rest;
+};
+
 /** The columns before the nutrients, in the order docs/decisions.md#formulas-and-files fixes. */
 const FIXED = ["name", "category", "price", "inStock"] as const;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -50,7 +60,8 @@ export function readIngredientFile(text: string, format: FileFormat, options: Re
 function readCsvRows(text: string, options: ReadOptions): IngredientRow[] {
   const [header, ...records] = parseCsv(text);
   if (!header) return [];
-  const keys = nutrientColumns(header.cells);
+  const { keys, keyAt } = nutrientColumns(header.cells);
+  const co2eAt = header.cells.indexOf(CO2E, FIXED.length);
   const width = header.cells.length;
   const checker = rowChecker(records.length, options);
   return records.map(({ line, cells }) => {
@@ -66,36 +77,46 @@ function readCsvRows(text: string, options: ReadOptions): IngredientRow[] {
       candidate.inStock = stock;
     }
     // fromEntries, not assignment: a column may be called "__proto__" and must stay a nutrient key.
-    candidate.nutrients = Object.fromEntries(keys.flatMap((key, k) => (cell(FIXED.length + k) === "" ? [] : [[key, numberOrText(cell(FIXED.length + k))]])));
+    candidate.nutrients = Object.fromEntries(keys.flatMap((key, k) => (cell(keyAt[k]!) === "" ? [] : [[key, numberOrText(cell(keyAt[k]!))]])));
+    // An empty co2e cell is unknown (null); no co2e column leaves a stored footprint as it is (--update).
+    if (co2eAt !== -1) candidate.co2e = cell(co2eAt) === "" ? null : numberOrText(cell(co2eAt));
 
     const result = createIngredientBody.safeParse(candidate);
     if (!result.success) {
       const { where, field, message } = locatedProblem(result.error.issues, candidate);
       const column =
-        where.length === 0 ? FIXED.indexOf(field as (typeof FIXED)[number]) : where[0] === "nutrients" ? FIXED.length + keys.indexOf(field as string) : -1;
+        where.length === 0 ? (field === CO2E ? co2eAt : FIXED.indexOf(field as (typeof FIXED)[number])) : where[0] === "nutrients" ? (keyAt[keys.indexOf(field as string)] ?? -1) : -1;
       const at = column >= 0 ? `, column ${column + 1} (${header.cells[column]})` : "";
       throw new ValidationError(`line ${line}${at}: ${message}`);
     }
-    return checker({ input: result.data, createdAt: null, updatedAt: null, where: `line ${line}` });
+    return checker({ input: co2eAt === -1 ? withoutCo2e(result.data) : result.data, createdAt: null, updatedAt: null, where: `line ${line}` });
   });
 }
 
-/** The nutrient keys of a header, checked with the API's key rule; a repeated column is refused. */
-function nutrientColumns(header: readonly string[]): string[] {
+/**
+ * The nutrient keys of a header and the column of each, checked with the API's key rule; the co2e
+ * column (if any) is not a key; a repeated column is refused.
+ */
+function nutrientColumns(header: readonly string[]): { keys: string[]; keyAt: number[] } {
   if (FIXED.some((name, i) => header[i] !== name)) {
     throw new ValidationError(`line 1: the header must begin with ${FIXED.join(",")} (found ${csvLine(header.slice(0, FIXED.length))})`);
   }
-  const keys = header.slice(FIXED.length);
+  const keys: string[] = [];
+  const keyAt: number[] = [];
   const seen = new Set<string>();
-  keys.forEach((key, k) => {
-    const at = `line 1, column ${FIXED.length + k + 1}`;
+  header.forEach((key, i) => {
+    if (i < FIXED.length) return;
+    const at = `line 1, column ${i + 1}`;
     if (seen.has(key)) throw new ValidationError(`${at} (${key}): repeated column`);
+    seen.add(key);
+    if (key === CO2E) return;
     if (key === "__proto__") throw new ValidationError(`${at} (${key}): ${PROTO_KEY_PROBLEM}`);
     const check = nutrients.safeParse(Object.fromEntries([[key, 0]]));
     if (!check.success) throw new ValidationError(`${at}: ${check.error.issues[0]!.message}`);
-    seen.add(key);
+    keys.push(key);
+    keyAt.push(i);
   });
-  return keys;
+  return { keys, keyAt };
 }
 
 /** A strict decimal becomes a number; anything else stays text so the schema says "must be a number". */
@@ -117,7 +138,8 @@ function readJsonRows(text: string, options: ReadOptions): IngredientRow[] {
     const label = `${where}${typeof name === "string" ? ` (${name})` : ""}`;
     if (!result.success) throw new ValidationError(`${label}: ${firstProblem(result.error.issues, item)}`);
     if (hasProtoKey((item as { nutrients?: unknown }).nutrients)) throw new ValidationError(`${label}: ${PROTO_KEY_PROBLEM}`);
-    const { createdAt, updatedAt, ...input } = result.data;
+    const { createdAt, updatedAt, ...parsed } = result.data;
+    const input = Object.hasOwn(item as object, CO2E) ? parsed : withoutCo2e(parsed);
     return checker({ input, createdAt: createdAt ?? null, updatedAt: updatedAt ?? null, where });
   });
 }
@@ -141,16 +163,16 @@ function rowChecker(total: number, options: ReadOptions): (row: IngredientRow) =
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /**
- * The CSV export: the fixed columns, then every nutrient key of the file sorted by bytes; an empty
- * cell where an ingredient lacks the nutrient.
- * @example ingredientsToCsv([maize]) // "name,category,price,inStock,CP\nMaize,Cereals,228,true,8.5\n"
+ * The CSV export: the fixed columns, `co2e` (empty when unknown), then every nutrient key of the file
+ * sorted by bytes; an empty cell where an ingredient lacks the nutrient.
+ * @example ingredientsToCsv([maize]) // "name,category,price,inStock,co2e,CP\nMaize,Cereals,228,true,0.4,8.5\n"
  */
 export function ingredientsToCsv(ingredients: readonly IngredientDetail[]): string {
   const keys = [...new Set(ingredients.flatMap((i) => Object.keys(i.nutrients)))].sort(byBytes);
-  const lines = [csvLine([...FIXED, ...keys])];
+  const lines = [csvLine([...FIXED, CO2E, ...keys])];
   for (const i of ingredients) {
     const values = keys.map((k) => (Object.hasOwn(i.nutrients, k) ? String(i.nutrients[k]) : ""));
-    lines.push(csvLine([i.name, i.category, String(i.price), String(i.inStock), ...values]));
+    lines.push(csvLine([i.name, i.category, String(i.price), String(i.inStock), i.co2e === null ? "" : String(i.co2e), ...values]));
   }
   return lines.join("\n") + "\n";
 }

@@ -4,7 +4,8 @@ import type { KeyAuth } from "../store/keys.ts";
 import type { Backend } from "../store/backend.ts";
 import { authenticate, type FindKey } from "./auth.ts";
 import { appCaches, type AppCaches } from "./app-caches.ts";
-import { errorBody, jsonReply, noneMatch, PreparedBody, type Reply } from "./envelope.ts";
+import { errorBody, jsonReply, type Reply } from "./envelope.ts";
+import { cachedReplies, replyWith } from "./cached-reply.ts";
 import { HttpError, toHttpError } from "./errors.ts";
 import { dispatch, Router } from "./router.ts";
 import { accessOf, type RequestContext, type Route } from "./route.ts";
@@ -13,6 +14,7 @@ import { rateLimitHeaders } from "./rate-limit.ts";
 import { PipelineWatch } from "./pipelining.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { consoleAnswer } from "./console.ts";
 import type { Solver } from "../optimize/pool.ts";
 
 export interface FetchDeps {
@@ -32,6 +34,8 @@ export interface FetchDeps {
   readiness: () => Promise<string[]>;
   /** With `serve --metrics`: every answer is counted, and `GET /metrics` shows it. */
   metrics?: { recorder: ServiceMetrics; endpoint: MetricsEndpoint };
+  /** Serve the web console at / and /console/ (src/http/console.ts); off: those paths are 404 like any unknown one. */
+  console?: boolean;
   /** The read caches (made here when not given; the service gives its own, to show their size in metrics). */
   caches?: AppCaches;
   /** Where solves run (src/optimize/pool.ts). */
@@ -66,6 +70,7 @@ export function createFetch(options: FetchDeps): AppFetch {
   const recorder = options.metrics?.recorder ?? null;
   const endpoint = options.metrics?.endpoint ?? null;
   const { keys, bodies, answered } = options.caches ?? appCaches();
+  const cachedReply = cachedReplies(bodies);
   // Requests in the same millisecond share one timestamp string (and so one finished cached body).
   const timestampOf = timestamper();
   const pipelines = new PipelineWatch();
@@ -81,18 +86,27 @@ export function createFetch(options: FetchDeps): AppFetch {
     route: string | null;
     /** Its writes may wait for the turn's shared commit (nothing can be pipelined behind them). */
     mayShareCommit: boolean;
+    /** A conditional GET not counted yet: counted before any work, or once answered unless a 304. */
+    deferred: boolean;
   }
 
   /**
    * Everything up to the handler; synchronous where the handler is, so GETs need no promise. A
-   * conditional GET is answered before it is counted: when the key has room, the handler runs first
-   * and a 304 leaves the window untouched; any other answer is counted then, and refused if the window
-   * filled meanwhile (docs/decisions.md#http).
+   * conditional GET from a key with room is routed before it is counted: a 304 from a kept body leaves
+   * the window untouched; anything else is counted before any work (a build of its body, or waiting
+   * for one), or once answered, and refused if the window filled meanwhile (docs/decisions.md#http).
    */
   function handle(req: Request, path: string, query: string, caller: Caller): Reply | Promise<Reply> {
     const now = clock();
     const generation = version.current();
-    if (path !== "/v1" && !path.startsWith("/v1/")) return route(req, path, query, caller, null, now, generation, null);
+    if (path !== "/v1" && !path.startsWith("/v1/")) {
+      const page = options.console ? consoleAnswer(req, path) : null;
+      if (page !== null) {
+        caller.route = page.route;
+        return page.reply;
+      }
+      return route(req, path, query, caller, null, now, generation, null);
+    }
     const key = authenticate(options.findKey, req.headers.get("x-api-key"), keys, generation);
     if (key instanceof Promise) return key.then((found) => keyed(req, path, query, caller, found, now, generation));
     return keyed(req, path, query, caller, key, now, generation);
@@ -107,13 +121,17 @@ export function createFetch(options: FetchDeps): AppFetch {
       count(key, now, caller);
       return route(req, path, query, caller, key, now, generation, null);
     }
+    caller.deferred = true;
     const settle = (reply: Reply): Reply => {
-      if (reply.status === 304) caller.limitHeaders = rateLimitHeaders(room, now);
-      else count(key, now, caller);
+      if (caller.deferred && reply.status === 304) {
+        caller.deferred = false;
+        caller.limitHeaders = rateLimitHeaders(room, now);
+      }
+      countDeferred(key, now, caller);
       return reply;
     };
     const refused = (error: unknown): never => {
-      count(key, now, caller);
+      countDeferred(key, now, caller);
       throw error;
     };
     let outcome: Reply | Promise<Reply>;
@@ -174,7 +192,8 @@ export function createFetch(options: FetchDeps): AppFetch {
       rawQuery: query,
       read: backend.read,
       write: caller.mayShareCommit ? backend.batchedWrite : backend.write,
-      cached: (k, build, options) => cachedReply(generation, k, build, options === undefined ? timestamp : undefined, etag, ifNoneMatch, keep),
+      cached: (k, build, options) =>
+        cachedReply({ generation, key: k, build, timestamp: options === undefined ? timestamp : undefined, etag, ifNoneMatch, keep, beforeWork: () => countDeferred(key!, now, caller) }),
       readiness: options.readiness,
       metrics: endpoint,
       solver: options.solver,
@@ -182,34 +201,11 @@ export function createFetch(options: FetchDeps): AppFetch {
     return dispatch(match.route, ctx, match.params, query);
   }
 
-  /**
-   * A 200 from a kept body, or from one built now and kept for this generation; on a route with
-   * `etag`, with its ETag, or a 304 when `If-None-Match` names it.
-   */
-  function cachedReply(
-    generation: number,
-    key: string,
-    build: () => string | Promise<string>,
-    timestamp: string | undefined,
-    etag: boolean,
-    ifNoneMatch: string | null,
-    keep: (bodyKey: string, timed: boolean) => void,
-  ): Reply | Promise<Reply> {
-    const reply = (body: PreparedBody): Reply => {
-      keep(key, timestamp !== undefined);
-      return replyWith(body, timestamp, etag, ifNoneMatch);
-    };
-    const kept = bodies.peek(generation, key);
-    if (kept) return reply(kept);
-    const open = build();
-    if (typeof open === "string") return reply(bodies.put(generation, key, new PreparedBody(open)));
-    return open.then((text) => reply(bodies.put(generation, key, new PreparedBody(text))));
-  }
-
-  /** The 200 of a kept body (finished with the timestamp when given), or a 304 when `If-None-Match` names its ETag. */
-  function replyWith(body: PreparedBody, timestamp: string | undefined, etag: boolean, ifNoneMatch: string | null): Reply {
-    if (etag && ifNoneMatch !== null && noneMatch(ifNoneMatch, body.etag)) return { status: 304, body: null, headers: body.etagHeader };
-    return jsonReply(200, timestamp === undefined ? body.untimed() : body.at(timestamp), etag ? body.etagHeader : undefined);
+  /** A deferred conditional GET about to cost work is counted now (401 if the window filled meanwhile). */
+  function countDeferred(key: KeyAuth, now: number, caller: Caller): void {
+    if (!caller.deferred) return;
+    caller.deferred = false;
+    count(key, now, caller);
   }
 
   function failure(error: unknown, requestId: string, req: Request, path: string): Reply {
@@ -226,20 +222,17 @@ export function createFetch(options: FetchDeps): AppFetch {
     if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
     if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
     if (!caller.quiet && (accessLog || caller.refusedLimit !== null)) {
-      const line = {
-        requestId,
-        method: req.method,
-        path,
-        status: reply.status,
-        ms: Math.round((performance.now() - started) * 1000) / 1000,
-        keyId: caller.key?.id ?? null,
-        // Only an answer that waited (for the database) can outlive its client; a sync one cannot, so it skips the look.
-        ...(waited && req.signal.aborted ? { sent: false } : {}),
-      };
+      const keyId = caller.key?.id;
+      // Written as JSON text directly (a method is an HTTP token: no quote or backslash can be in it).
+      // Only an answer that waited (for the database) can outlive its client; a sync one skips the look.
+      const line =
+        `"requestId":${JSON.stringify(requestId)},"method":"${req.method}","path":${JSON.stringify(path)},"status":${reply.status},` +
+        `"ms":${Math.round((performance.now() - started) * 1000) / 1000},"keyId":${keyId === undefined ? "null" : JSON.stringify(keyId)}` +
+        (waited && req.signal.aborted ? ',"sent":false' : "");
       // One line per request. A 401 for a limit looks like a revoked key to an integrator: the refusal's
       // line is a warn naming the limit, so the admin can tell which (and sees it with the access log off).
-      if (caller.refusedLimit === null) logger.log("info", "request", line);
-      else logger.log("warn", "rate limit exceeded", { ...line, limit: caller.refusedLimit });
+      if (caller.refusedLimit === null) logger.logJson("info", "request", line);
+      else logger.logJson("warn", "rate limit exceeded", `${line},"limit":${caller.refusedLimit}`);
     }
     // Requests refused before routing (401) are counted under their path's template when it has one.
     if (recorder) recorder.request(caller.route ?? router.templateOf(path), req.method, reply.status, (performance.now() - started) / 1000);
@@ -256,7 +249,7 @@ export function createFetch(options: FetchDeps): AppFetch {
     const query = queryStart === -1 ? "" : url.slice(queryStart + 1);
     const given = req.headers.get("x-request-id");
     const requestId = given !== null && REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
-    const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false, route: null, mayShareCommit: connection === undefined || pipelines.note(connection) };
+    const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false, route: null, mayShareCommit: connection === undefined || pipelines.note(connection), deferred: false };
     let outcome: Reply | Promise<Reply>;
     try {
       outcome = handle(req, path, query, caller);

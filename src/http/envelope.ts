@@ -7,6 +7,9 @@ export interface EnvelopeExtras {
   /** A page's cursor: the `after` of the next page, and whether one is there now. */
   next?: number;
   hasMore?: boolean;
+  /** A report's window as used. */
+  from?: string;
+  to?: string | null;
   timestamp?: string;
 }
 

@@ -37,6 +37,8 @@ export interface PoolStats {
   busy: number;
   queued: number;
   maxQueue: number;
+  /** Tasks handed to a worker since the start. */
+  started: number;
 }
 
 interface Job {
@@ -78,6 +80,7 @@ export class SolverPool implements Solver {
   private readonly members: Member[] = [];
   private readonly queue: Job[] = [];
   private nextId = 0;
+  private started = 0;
   private closed = false;
 
   constructor(private readonly options: PoolOptions) {}
@@ -108,6 +111,7 @@ export class SolverPool implements Solver {
       busy: this.members.filter((m) => m.job !== null).length,
       queued: this.queue.length,
       maxQueue: this.options.maxQueue,
+      started: this.started,
     };
   }
 
@@ -171,6 +175,7 @@ export class SolverPool implements Solver {
       if (!member.ready || member.job !== null) continue;
       const job = this.queue.shift()!;
       member.job = job;
+      this.started++;
       member.timer = setTimeout(() => {
         this.options.logger.log("warn", "solver time limit exceeded; worker replaced", { task: job.kind, timeoutMs: this.options.timeoutMs });
         this.replace(member, new SolverUnavailable(TIME_LIMIT_EXCEEDED, Math.max(1, Math.ceil(this.options.timeoutMs / 1000))));

@@ -23,7 +23,8 @@ export function openSqliteStore(dataPath: string, deps: StoreDeps): ServedStore 
     create: true,
     onSchemaCopy: (copy, schema) => logger.log("info", "data file copied before migrating it", { copy, fromSchema: schema, toSchema: SCHEMA_VERSION }),
   });
-  const version = new DataVersion(db, dataPath);
+  // Another process's commit (an admin command) shows within a millisecond (docs/decisions.md#storage-and-operations).
+  const version = new DataVersion(db, dataPath, 1);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
   const writes = new WriteQueue(
     db,

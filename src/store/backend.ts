@@ -14,6 +14,7 @@ import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } fr
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
+import { listKeys } from "./keys.ts";
 import type { WriteQueue } from "./write-queue.ts";
 import { operations } from "./bind.ts";
 
@@ -35,6 +36,7 @@ const READS = {
   formulaCost,
   costChanges,
   eventsAfter,
+  listKeys,
 };
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
 const WRITES = { createIngredient, updatePrice };

@@ -55,7 +55,8 @@ function insertRow(db: Database, workspaceId: number, row: IngredientRow, source
 }
 
 /**
- * `--update`: the row replaces everything but the name and createdAt. False when the name is new.
+ * `--update`: the row replaces everything but the name and createdAt (and the footprint when the file
+ * does not name it). False when the name is new.
  * A changed price or stock status is recorded at the import's time: the history is the order in
  * which prices took effect here, whatever updatedAt the file carries.
  */
@@ -64,10 +65,14 @@ function replaceIngredient(db: Database, workspaceId: number, row: IngredientRow
   const stored = db.query("SELECT price, in_stock AS inStock FROM ingredients WHERE workspace_id = ? AND name = ?").get(workspaceId, input.name) as { price: number; inStock: number } | null;
   if (!stored) return false;
   const before = { price: stored.price, inStock: stored.inStock === 1 };
-  db.query("UPDATE ingredients SET category = ?, price = ?, in_stock = ?, nutrients = ?, nutrient_count = ?, updated_at = ? WHERE workspace_id = ? AND name = ?").run(
+  db.query(
+    "UPDATE ingredients SET category = ?, price = ?, in_stock = ?, co2e = CASE WHEN ? THEN ? ELSE co2e END, nutrients = ?, nutrient_count = ?, updated_at = ? WHERE workspace_id = ? AND name = ?",
+  ).run(
     input.category,
     input.price,
     input.inStock ? 1 : 0,
+    input.co2e !== undefined ? 1 : 0,
+    input.co2e ?? null,
     JSON.stringify(input.nutrients),
     Object.keys(input.nutrients).length,
     row.updatedAt ?? now,

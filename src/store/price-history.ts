@@ -5,9 +5,10 @@
  *
  * Entries live in two tables: `price_history`, indexed by ingredient and instant, and `price_log`, where
  * a change appends its entry without touching an index (a page at a random place of that index, synced
- * with every PUT, cost a quarter of the PUT throughput). Every FOLD_AT entries the log moves into the
- * history in one statement. Every entry of the log was recorded after every entry of the history, so
- * between two entries at the same instant the log's is the later one. Every read here takes both.
+ * with every PUT, cost a quarter of the PUT throughput). Once the log holds FOLD_AT entries, changes move
+ * it into the history a step at a time (./price-fold.ts). For each ingredient every entry of the log was
+ * recorded after every entry of the history, so between two entries at the same instant the log's is
+ * the later one. Every read here takes both.
  */
 import type { Database } from "bun:sqlite";
 import type { z } from "zod";
@@ -16,6 +17,7 @@ import type { IngredientFilters, PriceEntry } from "./ingredients.ts";
 import { requireIngredient } from "./ingredients.ts";
 import { stockFlags } from "./ingredient-rows.ts";
 import { repeatsPoint, type PricePoint } from "../domain/ingredient-events.ts";
+import { maybeFoldStep } from "./price-fold.ts";
 
 /** `data` of GET /v1/prices/:name, as its schema documents it: newest entry first. */
 export type PriceHistory = z.output<typeof priceHistoryResponse>["data"];
@@ -24,8 +26,7 @@ export type PriceSource = PriceHistoryEntry["source"];
 
 export type { PricePoint } from "../domain/ingredient-events.ts";
 
-/** The log's length at which it moves into the indexed history (bench/history.ts measured the choice). */
-export const FOLD_AT = 16_384;
+export { FOLD_AT, FOLD_STEP, foldPriceLog } from "./price-fold.ts";
 
 /**
  * Append an entry for an ingredient of the workspace. Call inside the transaction that makes the change.
@@ -38,22 +39,7 @@ export function recordPrice(db: Database, workspaceId: number, name: string, ent
        SELECT id, ?, ?, ?, ? FROM ingredients WHERE workspace_id = ? AND name = ?`,
     )
     .run(entry.price, entry.inStock ? 1 : 0, entry.at, entry.source, workspaceId, name);
-  // A fold empties the log and a rowid table numbers from 1 again, so the new rowid is at least its length.
-  if (appended.changes === 1 && Number(appended.lastInsertRowid) >= FOLD_AT) foldPriceLog(db);
-}
-
-/**
- * Move every entry of the log into the indexed history inside the caller's transaction, in the index's
- * order (ingredient, instant, then recording order): inserting in key order costs a third of inserting
- * in recording order. Reads give the same answers before and after: they order an ingredient's entries
- * by instant, and entries of one instant keep their recording order.
- * @example foldPriceLog(db)
- */
-export function foldPriceLog(db: Database): void {
-  db.run(
-    "INSERT INTO price_history (ingredient_id, price, in_stock, at, source) SELECT ingredient_id, price, in_stock, at, source FROM price_log ORDER BY ingredient_id, at, id",
-  );
-  db.run("DELETE FROM price_log");
+  if (appended.changes === 1) maybeFoldStep(db, Number(appended.lastInsertRowid));
 }
 
 /**

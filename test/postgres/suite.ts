@@ -8,6 +8,8 @@
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
 export const BACKEND_NEUTRAL: readonly string[] = [
   "test/fault-csv-injection.test.ts",
+  "test/console-routes.test.ts",
+  "test/console-serve.test.ts",
   "test/bad-input.test.ts",
   "test/cli-keys.test.ts",
   "test/etag.test.ts",
@@ -53,6 +55,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/sweeps.test.ts",
   "test/solver-pool.test.ts",
   "test/solver-limits.test.ts",
+  "test/solver-flight.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */

@@ -14,6 +14,7 @@ import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } fr
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
+import { listKeys } from "./keys.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
 
@@ -37,6 +38,7 @@ const READS = {
   formulaCost,
   costChanges,
   eventsAfter,
+  listKeys,
 } satisfies Twins<Reads>;
 const WRITES = { createIngredient, updatePrice } satisfies Twins<Writes>;
 

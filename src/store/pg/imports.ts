@@ -50,7 +50,7 @@ export async function writeIngredientImport(sql: SQL, workspaceId: number, rows:
   return { added: added.length, updated };
 }
 
-/** `--update`: everything but the name and createdAt; a changed price or stock is recorded at the import's time. */
+/** `--update`: everything but the name and createdAt (and the footprint when the file does not name it); a changed price or stock is recorded at the import's time. */
 async function replaceIngredient(sql: SQL, workspaceId: number, row: IngredientRow, now: string): Promise<boolean> {
   const { input } = row;
   const [stored] = (await sql`SELECT price, in_stock AS "inStock" FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${input.name} FOR UPDATE`) as {
@@ -58,7 +58,7 @@ async function replaceIngredient(sql: SQL, workspaceId: number, row: IngredientR
     inStock: number;
   }[];
   if (!stored) return false;
-  await sql`UPDATE ingredients SET category = ${input.category}, price = ${input.price}, in_stock = ${input.inStock ? 1 : 0}, nutrients = ${JSON.stringify(input.nutrients)},
+  await sql`UPDATE ingredients SET category = ${input.category}, price = ${input.price}, in_stock = ${input.inStock ? 1 : 0}, ${input.co2e === undefined ? sql`` : sql`co2e = ${input.co2e},`} nutrients = ${JSON.stringify(input.nutrients)},
       nutrient_count = ${Object.keys(input.nutrients).length}, updated_at = ${row.updatedAt ?? now}
     WHERE workspace_id = ${workspaceId} AND name = ${input.name}`;
   await recordChange(sql, workspaceId, input.name, { price: stored.price, inStock: stored.inStock === 1 }, input, now, "import");

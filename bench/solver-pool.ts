@@ -1,0 +1,218 @@
+/**
+ * The solver pool under load (issue 26; docs/decisions.md#solver-pool), on the compiled executable with
+ * its default pool (one worker per core but one):
+ *
+ * 1. GET /v1/health p99 (sequential requests) with the solver idle, and while 4 large solves are in
+ *    flight (4 distinct optimizations of a generated 60-candidate formula whose solves take about a
+ *    second each, kept in flight: each that ends is replaced). Target: loaded p99 within 2× of idle.
+ * 2. GET /v1/ingredients/:name throughput (wrk) idle and under the same load. Target: ≥ 0.8.
+ * 3. The server's RSS idle and its peak under the load (sampled every 50 ms), against the bound stated
+ *    in docs/operations.md.
+ * 4. The 60 × 30 formula of bench/optimize.ts through a pool of one worker against the same task
+ *    in-process (the hop: structured clone, message, answer). Target: median ≤ 1.2×.
+ *
+ * Idle and loaded phases alternate, 3 of each; figures are medians over phases. Run alone:
+ * `bun bench/solver-pool.ts [dist/feedbase]` writes its section of bench/RESULTS.md.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { importFormulas, importIngredients } from "../src/admin/imports.ts";
+import { seedDemo } from "../src/demo/seed.ts";
+import { readFormulaFile } from "../src/domain/formula-file.ts";
+import { createLogger } from "../src/log.ts";
+import { optimizeInput } from "../src/optimize/optimize-task.ts";
+import { SolverPool } from "../src/optimize/pool.ts";
+import { NO_OPTIONS } from "../src/optimize/result.ts";
+import { solveInProcess } from "../src/optimize/tasks.ts";
+import { openDatabase } from "../src/store/db.ts";
+import { createKey } from "../src/store/keys.ts";
+import { largeFormula } from "../test/helpers/large-formula.ts";
+import { medianOf, quantile, serve, stop, wrk, type Server } from "./history.ts";
+import { largeFormula as benchFormula } from "./optimize.ts";
+import { writeSection } from "./results-file.ts";
+import { memoryKiB } from "./system.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const HEADING = "## Solver pool under load";
+const PHASES = 3;
+const HEALTH_REQUESTS = 400;
+const IN_FLIGHT = 4;
+const HOP_SOLVES = 60;
+/** The stated bound on the server's RSS with 4 large solves in flight (docs/operations.md). */
+export const RSS_BOUND_MIB = 400;
+const LOAD = largeFormula({ candidates: 60, nutrients: 30, limits: 30, ratios: 10 });
+const progress = (msg: string) => process.stderr.write(`[bench solver-pool] ${msg}\n`);
+
+export interface PoolBench {
+  healthP99Ms: { idle: number[]; loaded: number[] };
+  ingredientRps: { idle: number[]; loaded: number[] };
+  rssMiB: { idle: number; peakLoaded: number };
+  solvesDuringLoad: number;
+  hopMs: { inProcess: number[]; pool: number[] };
+}
+
+function prepare(tmp: string): { dataPath: string; keys: string[] } {
+  const dataPath = join(tmp, "pool.db");
+  const db = openDatabase(dataPath, { create: true });
+  try {
+    const now = new Date().toISOString();
+    seedDemo(db, now);
+    const ingredients = LOAD.ingredients.map(({ name, category, price, inStock, nutrients }) => ({ name, category, price, inStock, nutrients }));
+    importIngredients(db, 1, JSON.stringify(ingredients), "json", { update: false, now });
+    const { id: _, ...formula } = LOAD.formula;
+    importFormulas(db, 1, readFormulaFile(JSON.stringify([{ id: "load", ...formula }])), { replace: false, now });
+    const keys = Array.from({ length: 2 + PHASES * 2 }, () => createKey(db, { workspaceId: 1, write: false, rateLimit: 1_000_000, label: "bench pool", now }).key);
+    return { dataPath, keys };
+  } finally {
+    db.close();
+  }
+}
+
+/** Keeps IN_FLIGHT distinct large optimizations in flight until `stop`, sampling the server's RSS. */
+function startLoad(server: Server, key: string) {
+  let stopped = false;
+  let price = 100;
+  let solved = 0;
+  let peakKiB = 0;
+  const sampler = setInterval(() => (peakKiB = Math.max(peakKiB, memoryKiB(server.proc.pid, "VmRSS"))), 50);
+  const lane = async () => {
+    while (!stopped) {
+      const res = await fetch(`${server.url}/v1/formulas/load/optimize?price=Large%200%3D${(price += 0.01).toFixed(2)}`, { headers: { "X-API-Key": key } });
+      await res.arrayBuffer();
+      // A solve slowed past the time limit by the machine's other load still loaded the server.
+      if (res.status !== 200 && res.status !== 503) throw new Error(`a load solve answered ${res.status}`);
+      solved++;
+    }
+  };
+  const lanes = Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  return {
+    async stop(): Promise<{ solved: number; peakKiB: number }> {
+      stopped = true;
+      await lanes;
+      clearInterval(sampler);
+      return { solved, peakKiB };
+    },
+  };
+}
+
+async function untilBusy(server: Server): Promise<void> {
+  for (;;) {
+    const pool = (await fetch(server.url + "/readyz")).headers.get("x-solver-pool") ?? "";
+    if (/busy=[1-9]/.test(pool)) return;
+    await Bun.sleep(20);
+  }
+}
+
+async function healthP99(server: Server, key: string): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < HEALTH_REQUESTS; i++) {
+    const started = performance.now();
+    const res = await fetch(server.url + "/v1/health", { headers: { "X-API-Key": key } });
+    await res.arrayBuffer();
+    ms.push(performance.now() - started);
+  }
+  return quantile(ms, 0.99);
+}
+
+/** The 60 × 30 answer through one worker and in-process, alternating, after a warm-up of each. */
+async function hop(): Promise<PoolBench["hopMs"]> {
+  const { formula, lookup } = benchFormula();
+  const input = optimizeInput(formula, lookup, NO_OPTIONS);
+  const pool = new SolverPool({ size: 1, timeoutMs: 60_000, maxQueue: 4, logger: createLogger(() => {}) });
+  try {
+    const out = { inProcess: [] as number[], pool: [] as number[] };
+    for (let i = 0; i < 5; i++) await Promise.all([pool.run("optimize", input), solveInProcess("optimize", input)]);
+    for (let i = 0; i < HOP_SOLVES; i++) {
+      let started = performance.now();
+      await solveInProcess("optimize", input);
+      out.inProcess.push(performance.now() - started);
+      started = performance.now();
+      await pool.run("optimize", input);
+      out.pool.push(performance.now() - started);
+    }
+    return out;
+  } finally {
+    pool.close();
+  }
+}
+
+/**
+ * @example const figures = await benchSolverPool("dist/feedbase")
+ */
+export async function benchSolverPool(exe: string): Promise<PoolBench> {
+  if (!Bun.which("wrk")) throw new Error("wrk is missing: make bench installs it (bench/run.ts), or apt-get install wrk");
+  const tmp = mkdtempSync(join(tmpdir(), "feedbase-bench-pool-"));
+  const { dataPath, keys } = prepare(tmp);
+  const server = await serve(exe, dataPath, keys[0]!, "--data");
+  try {
+    const pathsFile = join(tmp, "paths.txt");
+    const keysFile = join(tmp, "keys.txt");
+    writeFileSync(pathsFile, "/v1/ingredients/Maize\n");
+    const figures: PoolBench = { healthP99Ms: { idle: [], loaded: [] }, ingredientRps: { idle: [], loaded: [] }, rssMiB: { idle: 0, peakLoaded: 0 }, solvesDuringLoad: 0, hopMs: { inProcess: [], pool: [] } };
+    await untilLoaded(server, keys[0]!);
+    figures.rssMiB.idle = memoryKiB(server.proc.pid, "VmRSS") / 1024;
+    let base = 1000;
+    for (let phase = 0; phase < PHASES; phase++) {
+      progress(`phase ${phase + 1} of ${PHASES}: idle`);
+      figures.healthP99Ms.idle.push(await healthP99(server, keys[0]!));
+      writeFileSync(keysFile, keys[2 + phase * 2]! + "\n");
+      figures.ingredientRps.idle.push((await wrk(server.url, "GET", pathsFile, keysFile, (base += 10_000))).rate);
+      progress(`phase ${phase + 1} of ${PHASES}: ${IN_FLIGHT} large solves in flight`);
+      const load = startLoad(server, keys[1]!);
+      await untilBusy(server);
+      figures.healthP99Ms.loaded.push(await healthP99(server, keys[0]!));
+      writeFileSync(keysFile, keys[3 + phase * 2]! + "\n");
+      figures.ingredientRps.loaded.push((await wrk(server.url, "GET", pathsFile, keysFile, (base += 10_000))).rate);
+      const { solved, peakKiB } = await load.stop();
+      figures.solvesDuringLoad += solved;
+      figures.rssMiB.peakLoaded = Math.max(figures.rssMiB.peakLoaded, peakKiB / 1024);
+    }
+    await stop(server);
+    progress(`the 60 × 30 answer, ${HOP_SOLVES} times through one worker and in-process`);
+    figures.hopMs = await hop();
+    return figures;
+  } finally {
+    if (server.proc.exitCode === null) await stop(server);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The server answers and its workers have loaded HiGHS (one optimization answered). */
+async function untilLoaded(server: Server, key: string): Promise<void> {
+  const res = await fetch(server.url + "/v1/formulas/broiler-starter/optimize", { headers: { "X-API-Key": key } });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`the first optimization answered ${res.status}`);
+}
+
+const f1 = (x: number) => x.toFixed(1);
+const f2 = (x: number) => x.toFixed(2);
+
+/** The RESULTS.md section. @example renderSolverPool(await benchSolverPool(exe)).join("\n") */
+export function renderSolverPool(b: PoolBench): string[] {
+  const health = { idle: medianOf(b.healthP99Ms.idle), loaded: medianOf(b.healthP99Ms.loaded) };
+  const rps = { idle: medianOf(b.ingredientRps.idle), loaded: medianOf(b.ingredientRps.loaded) };
+  const hopMedian = { inProcess: medianOf(b.hopMs.inProcess), pool: medianOf(b.hopMs.pool) };
+  const verdict = (ok: boolean) => (ok ? "within the target" : "OUTSIDE the target");
+  return [
+    HEADING,
+    "",
+    `Measured ${new Date().toISOString().slice(0, 16)}Z by \`bun bench/solver-pool.ts\` on a shared 2-core machine (dist/feedbase, default pool: one worker per core but one; ${PHASES} idle and ${PHASES} loaded phases alternating, medians over phases; figures are for reading, not asserted). Load: ${IN_FLIGHT} distinct optimizations of a generated 60-candidate formula (about a second each) kept in flight; ${b.solvesDuringLoad} answered during the loaded phases.`,
+    "",
+    "| figure | idle | 4 large solves in flight | ratio | target |",
+    "|---|---:|---:|---:|---|",
+    `| GET /v1/health p99 (${HEALTH_REQUESTS} sequential), ms | ${f2(health.idle)} | ${f2(health.loaded)} | ${f2(health.loaded / health.idle)} | ≤ 2, ${verdict(health.loaded <= 2 * health.idle)} |`,
+    `| GET /v1/ingredients/Maize (wrk), requests/s | ${Math.round(rps.idle)} | ${Math.round(rps.loaded)} | ${f2(rps.loaded / rps.idle)} | ≥ 0.8, ${verdict(rps.loaded >= 0.8 * rps.idle)} |`,
+    `| server RSS, MiB (loaded: the peak) | ${f1(b.rssMiB.idle)} | ${f1(b.rssMiB.peakLoaded)} | ${f2(b.rssMiB.peakLoaded / b.rssMiB.idle)} | ≤ ${RSS_BOUND_MIB} MiB, ${verdict(b.rssMiB.peakLoaded <= RSS_BOUND_MIB)} |`,
+    "",
+    `The 60 × 30 answer (bench/optimize.ts's formula), ${HOP_SOLVES} times each, alternating: in-process median ${f2(hopMedian.inProcess)} ms, through a pool of one worker ${f2(hopMedian.pool)} ms: ${f2(hopMedian.pool / hopMedian.inProcess)} × (target ≤ 1.2, ${verdict(hopMedian.pool <= 1.2 * hopMedian.inProcess)}).`,
+  ];
+}
+
+if (import.meta.main) {
+  const exe = process.argv[2] ?? join(ROOT, "dist", "feedbase");
+  const section = renderSolverPool(await benchSolverPool(exe));
+  process.stdout.write(section.join("\n") + "\n");
+  writeSection(section);
+  process.exit(0);
+}

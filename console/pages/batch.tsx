@@ -1,0 +1,131 @@
+/**
+ * Batch sheet: the amounts the mixer's scales can weigh (GET /v1/formulas/:id/batch), every limit kept,
+ * in order of addition with a tick column, printable on one clean A4 page (the print stylesheet hides
+ * the console around it). Size and scale steps live in the URL, so a sheet can be bookmarked.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { day, money, num, PER_T } from "../format.ts";
+import { heading, href, Link, navigate, place, withQuery } from "../router.tsx";
+import { useResource } from "../resource.ts";
+import type { Envelope, FormulaDetail } from "../types.ts";
+import { Empty, Loaded, Num, Table } from "../ui.tsx";
+
+interface Sheet {
+  id: string;
+  name: string;
+  size: number;
+  status: "optimal" | "infeasible";
+  cost: number;
+  exactCost: number;
+  roundingCost: number;
+  lines: { name: string; scale: "macro" | "micro"; step: number; kg: number; percent: number; exactKg: number; deviationKg: number }[];
+  conflicts: { kind: string; key?: string; name?: string; numerator?: string; denominator?: string; bound: string; limit: number; bestAchievable: number | null }[];
+}
+
+const FIELDS = [
+  { id: "size", label: "Batch size", hint: "kg" },
+  { id: "resolution", label: "Scale step", hint: "kg" },
+  { id: "microResolution", label: "Micro scale step", hint: "kg, optional" },
+  { id: "microBelow", label: "Micro scale for amounts below", hint: "kg, optional" },
+] as const;
+
+export function BatchPage(props: { id: string }) {
+  const formula = useResource<Envelope<FormulaDetail>>(`/v1/formulas/${encodeURIComponent(props.id)}`);
+  const q = place.value.query;
+  const f = formula.state === "ready" ? formula.data.data : null;
+  const values = {
+    size: q.get("size") ?? (f ? String(f.batchSize) : ""),
+    resolution: q.get("resolution") ?? "1",
+    microResolution: q.get("microResolution") ?? "",
+    microBelow: q.get("microBelow") ?? "",
+  };
+  const [draft, setDraft] = useState(values);
+  useEffect(() => setDraft(values), [f?.id, q.toString()]);
+  useEffect(() => {
+    if (f) heading.value = `Batch sheet · ${f.name}`;
+  }, [f?.name]);
+  const query = new URLSearchParams(Object.entries(values).filter(([, v]) => v !== "")).toString();
+  const sheet = useResource<Envelope<Sheet>>(f && values.size ? `/v1/formulas/${encodeURIComponent(props.id)}/batch?${query}` : null);
+
+  return (
+    <>
+      <form
+        class="filters no-print"
+        onSubmit={(e) => {
+          e.preventDefault();
+          navigate(withQuery(draft), true);
+        }}
+      >
+        {FIELDS.map((field) => (
+          <label key={field.id}>
+            {field.label} <span class="unit">({field.hint})</span>
+            <input inputMode="decimal" value={draft[field.id]} onInput={(e) => setDraft({ ...draft, [field.id]: e.currentTarget.value })} />
+          </label>
+        ))}
+        <button type="submit">Make the sheet</button>
+        <button type="button" class="secondary" onClick={() => print()}>
+          Print
+        </button>
+      </form>
+      <Loaded res={formula} what="the formula" rows={2}>
+        {() => (
+            <Loaded res={sheet} what="the batch sheet (the cheapest whole steps that keep every limit)" rows={8}>
+              {({ data: s }) => (
+                <article class="sheet">
+                  <p class="lead print-only">
+                    {s.name} ({s.id}) · {day(new Date().toISOString())}
+                  </p>
+                  <div class="facts">
+                    <p>
+                      <span class="label">Batch</span> <Num value={num(s.size, 3)} unit="kg" class="big" />
+                    </p>
+                    <p>
+                      <span class="label">Cost of these amounts</span> <Num value={money(s.cost)} unit="per batch" class="big" />
+                    </p>
+                    <p>
+                      <span class="label">Rounding costs</span> <Num value={money(s.roundingCost)} unit="per batch" /> <span class="small">({money((s.roundingCost / s.size) * 1000)} {PER_T})</span>
+                    </p>
+                  </div>
+                  {s.status === "infeasible" ? (
+                    <div class="note error" role="alert">
+                      <p>No amounts in whole steps of these scales keep every limit. The nearest amounts are shown; they miss:</p>
+                      <ul>
+                        {s.conflicts.map((c, i) => (
+                          <li key={i}>
+                            {c.key ?? c.name ?? `${c.numerator} : ${c.denominator}`} {c.bound} {num(c.limit)}: {c.bestAchievable === null ? "—" : num(c.bestAchievable)}
+                          </li>
+                        ))}
+                      </ul>
+                    </div>
+                  ) : null}
+                  {s.lines.length === 0 ? (
+                    <Empty>The formula has no ingredient to weigh.</Empty>
+                  ) : (
+                    <Table
+                      caption={`Batch sheet of ${s.name}: ${num(s.size, 3)} kg, in order of addition`}
+                      rows={s.lines}
+                      rowKey={(l) => l.name}
+                      columns={[
+                        { id: "tick", label: "Done", cell: () => <span class="tick" aria-hidden="true" /> },
+                        { id: "name", label: "Ingredient", cell: (l) => l.name },
+                        { id: "scale", label: "Scale", cell: (l) => `${l.scale} (${num(l.step, 3)} kg)` },
+                        { id: "kg", label: "Weigh", num: true, cell: (l) => <Num value={num(l.kg, 3)} unit="kg" class="strong" /> },
+                        { id: "percent", label: "Share", num: true, cell: (l) => <Num value={num(l.percent)} unit="%" /> },
+                        { id: "deviation", label: "vs exact", num: true, wide: true, cell: (l) => <Num value={num(l.deviationKg, 3)} unit="kg" /> },
+                      ]}
+                    />
+                  )}
+                  <p class="small">
+                    Each amount is a whole number of its scale's steps; together they make the batch exactly and keep every limit of the formula.
+                  </p>
+                </article>
+              )}
+            </Loaded>
+        )}
+      </Loaded>
+      <p class="no-print">
+        <Link href={href(["formulas", props.id])}>Back to the formula</Link>
+      </p>
+    </>
+  );
+}
