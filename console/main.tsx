@@ -17,6 +17,8 @@ import { ReportsPage } from "./pages/reports.tsx";
 import { EventsPage } from "./pages/events.tsx";
 import { Coming, COMING_LINKS } from "./pages/coming.tsx";
 import { BatchPage } from "./pages/batch.tsx";
+import { SweepPage } from "./pages/sweep.tsx";
+import { FrontierPage } from "./pages/frontier.tsx";
 
 interface Screen {
   title: string;
@@ -41,6 +43,8 @@ function screenFor(parts: readonly string[]): Screen {
   if (first === "formulas" && !second) return { title: "Formulas", section: "formulas", body: () => <FormulasPage /> };
   if (first === "formulas" && second && !third) return { title: `Formula ${second}`, section: "formulas", body: () => <FormulaPage id={second} /> };
   if (first === "formulas" && second && third === "optimize") return { title: `Optimize ${second}`, section: "formulas", body: () => <OptimizePage id={second} /> };
+  if (first === "formulas" && second && third === "sweep") return { title: "Sweep", section: "formulas", body: () => <SweepPage id={second} /> };
+  if (first === "formulas" && second && third === "frontier") return { title: "Frontier", section: "formulas", body: () => <FrontierPage id={second} /> };
   if (first === "formulas" && second && third === "batch-sheet") return { title: "Batch sheet", section: "formulas", body: () => <BatchPage id={second} /> };
   const coming = COMING_LINKS.find((c) => c.part === third);
   if (first === "formulas" && second && coming) return { title: `${coming.label} · ${second}`, section: "formulas", body: () => <Coming what={coming.label} back={href(["formulas", second])} /> };

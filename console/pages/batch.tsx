@@ -58,7 +58,9 @@ export function BatchPage(props: { id: string }) {
       >
         {FIELDS.map((field) => (
           <label key={field.id}>
-            {field.label} <span class="unit">({field.hint})</span>
+            <span>
+              {field.label} <span class="unit">({field.hint})</span>
+            </span>
             <input inputMode="decimal" value={draft[field.id]} onInput={(e) => setDraft({ ...draft, [field.id]: e.currentTarget.value })} />
           </label>
         ))}

@@ -16,6 +16,13 @@ import { Empty, LimitBar, limitText, Loaded, Num, Table } from "../ui.tsx";
 import { COMING_LINKS } from "./coming.tsx";
 import { FormulaEditor } from "./formula-edit.tsx";
 
+/** The pages that work on one formula, beside Optimize. */
+const FORMULA_TOOLS = [
+  { part: "sweep", label: "Sweep" },
+  { part: "frontier", label: "Frontier" },
+  { part: "batch-sheet", label: "Batch sheet" },
+] as const;
+
 const perTon = (cost: number, batchSize: number) => Math.round((cost / batchSize) * 100000) / 100;
 
 /** Each nutrient the formula has a limit on (then the others), achieved value against min and max. */
@@ -100,9 +107,11 @@ export function FormulaPage(props: { id: string }) {
             <Link href={href(["formulas", f.id, "optimize"])} class="button">
               Optimize
             </Link>
-            <Link href={href(["formulas", f.id, "batch-sheet"])} class="button secondary">
-              Batch sheet
-            </Link>
+            {FORMULA_TOOLS.map((t) => (
+              <Link key={t.part} href={href(["formulas", f.id, t.part])} class="button secondary">
+                {t.label}
+              </Link>
+            ))}
             {COMING_LINKS.map((c) => (
               <Link key={c.part} href={href(["formulas", f.id, c.part])} class="button secondary">
                 {c.label}

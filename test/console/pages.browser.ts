@@ -207,10 +207,35 @@ describe("the console's pages show what the API gives the same key", () => {
     await clean(page, watch);
   });
 
+  test("Sweep: the breakpoints and every point's share and cost are the API's", async () => {
+    const q = `ingredient=${encodeURIComponent("Soybean meal 48%")}&from=250&to=750&points=11`;
+    const { page, watch } = await visit(`/console/formulas/broiler-starter/sweep?${q}`);
+    const s = await site.api<Env<{ points: { price: number; percent: number | null; costPerTon: number | null }[]; breakpoints: { price: number }[] }>>(
+      `/v1/formulas/broiler-starter/sweep?${q}`,
+    );
+    expect(await column(page, "Prices of Soybean meal 48% at which", "price")).toEqual(s.data.breakpoints.map((b) => `${money(b.price)} /t`));
+    expect(await column(page, "Sweep of Soybean meal 48%", "percent")).toEqual(s.data.points.map((p) => (p.percent === null ? "—" : `${num(p.percent)} %`)));
+    expect(await column(page, "Sweep of Soybean meal 48%", "cost")).toEqual(s.data.points.map((p) => (p.costPerTon === null ? "—" : `${money(p.costPerTon)} /t`)));
+    expect(Number(await page.locator(".chart").getAttribute("data-points"))).toBe(s.data.points.length);
+    await clean(page, watch);
+  });
+
+  test("Frontier: each point's footprint and cost, and the abatement costs, are the API's", async () => {
+    const { page, watch } = await visit("/console/formulas/broiler-starter/frontier");
+    const fr = await site.api<Env<{ points: { co2ePerTon: number; costPerTon: number }[]; abatement: { costPerTonneCo2e: number | null }[] }>>(
+      "/v1/formulas/broiler-starter/frontier?candidates=formula",
+    );
+    if (fr.data.points.length === 0) expect(await page.locator("[data-status]").textContent()).toContain("no frontier to draw");
+    expect(await column(page, "Points of the frontier", "co2e")).toEqual(fr.data.points.map((p) => `${num(p.co2ePerTon, 1)} kg CO2e/t`));
+    expect(await column(page, "Points of the frontier", "cost")).toEqual(fr.data.points.map((p) => `${money(p.costPerTon)} /t`));
+    expect(await column(page, "Abatement cost", "cost")).toEqual(fr.data.abatement.map((a) => (a.costPerTonneCo2e === null ? "—" : `${money(a.costPerTonneCo2e)} per t CO2e`)));
+    await clean(page, watch);
+  });
+
   test("Pages whose API is still to come say so, and nothing fails", async () => {
     const { page, watch } = await visit("/console/plans");
     expect(await page.locator(".coming").textContent()).toContain("is coming");
-    for (const part of ["sweep", "frontier", "confidence"]) {
+    for (const part of ["confidence"]) {
       await page.goto(`${site.url}/console/formulas/broiler-starter/${part}`);
       await settled(page);
       expect(await page.locator(".coming").textContent()).toContain("is coming");

@@ -20,7 +20,9 @@ const PAGES: { file: string; path: string; then?: (page: import("playwright-core
   { file: "reports", path: "/console/reports" },
   { file: "events", path: "/console/events" },
   { file: "batch-sheet", path: "/console/formulas/broiler-starter/batch-sheet?size=2000&resolution=0.5&microResolution=0.01&microBelow=20" },
-  { file: "coming", path: "/console/formulas/broiler-starter/sweep" },
+  { file: "sweep", path: `/console/formulas/broiler-starter/sweep?ingredient=${encodeURIComponent("Soybean meal 48%")}&from=250&to=750` },
+  { file: "frontier", path: "/console/formulas/broiler-starter/frontier" },
+  { file: "coming", path: "/console/formulas/broiler-starter/confidence" },
 ];
 
 mkdirSync(OUT, { recursive: true });
