@@ -29,6 +29,7 @@ const WRITE_BODIES: Record<string, (name: string) => unknown> = {
   "POST /v1/ingredients": (name) => ({ name, category: "Copied", price: 1 }),
   "PUT /v1/ingredients/:name": () => ({ price: 1 }),
   "PUT /v1/prices/:name": () => ({ price: 1 }),
+  "PUT /v1/plans/:id": () => ({ name: "Copied", lines: [{ formula: "starter", tons: 1 }] }),
 };
 
 interface Side {
@@ -72,6 +73,10 @@ beforeAll(async () => {
       const data = workspaceData(marker, cereal);
       await store.importIngredients(workspaceId, data.csv, "csv", { update: false, now: NOW });
       await store.importFormulas(workspaceId, readFormulaFile(data.formulas), { replace: false, now: NOW });
+      // Plans under the formulas' ids: one of this side only, one both have, each in its own words.
+      const m = marker.toLowerCase();
+      await store.putPlan(workspaceId, `${m}-starter`, { name: `${marker} plan`, lines: [{ formula: `${m}-starter`, tons: 100 }], supply: [{ name: `${marker} maize`, minTons: null, maxTons: 50 }] }, NOW);
+      await store.putPlan(workspaceId, "starter", { name: `${marker} shared plan`, lines: [{ formula: "starter", tons: 100 }], supply: [] }, NOW);
       sides.push({ slug, marker, workspaceId, key: t.key({ write: true, workspace: slug }), only: data.only });
     }
   } finally {
@@ -185,7 +190,8 @@ describe("workspace isolation on every route", () => {
           for (const { path, exists } of pathsOf(route, owner, false)) {
             const res = await t.request(method, path, { key: viewer.key, body });
             const where = `${viewer.slug} key: ${method} ${path}`;
-            const expected = exists === "owner" ? 404 : method === "POST" ? 201 : 200;
+            // A PUT that creates makes the writer's own record where the other's name is: isolation is the owner's data unchanged.
+            const expected = exists === "owner" ? (route.response.created ? 201 : 404) : method === "POST" ? 201 : 200;
             expect({ where, status: res.status }).toEqual({ where, status: expected });
           }
         }

@@ -16,6 +16,7 @@ import { deleteFormula, listFormulaDetails, requireFormula } from "../store/form
 import { deleteIngredient } from "../store/ingredient-changes.ts";
 import { findIngredient, listIngredientDetails } from "../store/ingredients.ts";
 import { createKey, identifyKey, listKeys, setKeyActive, setKeyRateLimit, setKeyWrite } from "../store/keys.ts";
+import { deletePlan, listPlans, putPlan, requirePlan } from "../store/plans.ts";
 import { priceHistory } from "../store/price-history.ts";
 import { transaction } from "../store/transaction.ts";
 import { createWebhook, listWebhooks, pendingCount, removeWebhook, requireWebhookTarget, setWebhookEnabled, setWebhookSecret } from "../store/webhooks.ts";
@@ -40,6 +41,8 @@ const READS = {
   formulaCost,
   costChanges,
   priceHistory,
+  listPlans,
+  requirePlan,
 };
 
 /** Writes: each runs in one transaction of its own. */
@@ -58,6 +61,8 @@ const WRITES = {
   retryFailed,
   deleteFormula,
   deleteIngredient,
+  putPlan,
+  deletePlan,
 };
 
 /**

@@ -95,6 +95,15 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
         headers: { ...(open ? {} : rateLimitRefs), ...etag, ...Object.fromEntries(Object.entries(ok.headers ?? {}).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) },
         content: { [ok.contentType ?? "application/json"]: { schema: toSchema(ok.schema, "output") } },
       },
+      ...(ok.created
+        ? {
+            201: {
+              description: ok.created.description,
+              headers: { ...rateLimitRefs, ...Object.fromEntries(Object.entries(ok.created.headers).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) },
+              content: { "application/json": { schema: toSchema(ok.schema, "output") } },
+            },
+          }
+        : {}),
       ...(route.etag ? { 304: { description: NOT_MODIFIED, headers: { ...rateLimitRefs, ...etag } } } : {}),
     };
     for (const status of documentedErrors(route)) {

@@ -7,6 +7,7 @@ import type { Highs } from "highs";
 import { frontierTask } from "./frontier-task.ts";
 import { batchSheetTask } from "./batch-task.ts";
 import { optimizeTask } from "./optimize-task.ts";
+import { planTask } from "./plan-task.ts";
 import { sweepTask } from "./sweep-task.ts";
 import { solverRuntime } from "./runtime.ts";
 import { causeOf, SolverFailure, solverProblem } from "./solver-errors.ts";
@@ -16,6 +17,7 @@ export const TASKS = {
   frontier: frontierTask,
   sweep: sweepTask,
   batchSheet: batchSheetTask,
+  plan: planTask,
 } satisfies Record<string, (highs: Highs, input: never) => unknown>;
 
 export type TaskKind = keyof typeof TASKS;

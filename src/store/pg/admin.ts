@@ -15,6 +15,7 @@ import * as formulas from "./formulas.ts";
 import * as imports from "./imports.ts";
 import * as ingredients from "./ingredients.ts";
 import * as keys from "./keys.ts";
+import * as plans from "./plans.ts";
 import * as priceHistory from "./price-history.ts";
 import { writeTransaction } from "./transaction.ts";
 import * as webhooks from "./webhooks.ts";
@@ -53,6 +54,10 @@ const OPS: PgAdminOps = {
   deleteIngredient: changes.deleteIngredient,
   importIngredients: imports.importIngredients,
   importFormulas: imports.importFormulas,
+  listPlans: plans.listPlans,
+  requirePlan: plans.requirePlan,
+  putPlan: plans.putPlan,
+  deletePlan: plans.deletePlan,
   seedDemo,
 };
 

@@ -14,6 +14,7 @@ import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } fr
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
+import { listPlans, putPlan, requirePlan } from "./plans.ts";
 import { listKeys } from "./keys.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
@@ -38,9 +39,11 @@ const READS = {
   formulaCost,
   costChanges,
   eventsAfter,
+  listPlans,
+  requirePlan,
   listKeys,
 } satisfies Twins<Reads>;
-const WRITES = { createIngredient, updatePrice } satisfies Twins<Writes>;
+const WRITES = { createIngredient, updatePrice, putPlan } satisfies Twins<Writes>;
 
 /**
  * Reads on the pool; writes through the group commit, which runs its effects (the data generation
