@@ -12,6 +12,9 @@ import { eventually, startTestServer, type TestServer } from "./helpers/harness.
 import { largeFormula } from "./helpers/large-formula.ts";
 import { openTestStore } from "./helpers/store.ts";
 
+/** A worker loads HiGHS (3.5 MB of WebAssembly) before it is alive: seconds on a loaded 2-core machine; polled, so waiting longer costs nothing when it is quick. */
+const WORKER_WAIT_MS = 30_000;
+
 const NOW = "2026-11-23T08:00:00.000Z";
 /** Far above a demo formula's solve (a few ms, in a fresh worker on a loaded machine too), far below the large one's (tens of seconds). */
 const TIMEOUT_MS = 3000;
@@ -63,7 +66,7 @@ describe("a solve past the time limit", () => {
     }
     const replaced = t.logs().filter((l) => l.msg === "solver time limit exceeded; worker replaced");
     expect(replaced.length).toBeGreaterThanOrEqual(1);
-    await eventually(async () => (await pool()).alive === 1);
+    await eventually(async () => (await pool()).alive === 1, WORKER_WAIT_MS);
   });
 
   test("holds nothing else up: /v1/health and a cached read answer while it runs", async () => {
@@ -72,7 +75,7 @@ describe("a solve past the time limit", () => {
       settled = true;
       return r;
     });
-    await eventually(async () => (await pool()).busy === 1);
+    await eventually(async () => (await pool()).busy === 1, WORKER_WAIT_MS);
     expect((await get("/v1/health", demoKey)).status).toBe(200);
     expect((await get("/v1/ingredients/Maize", demoKey)).status).toBe(200);
     expect(settled).toBe(false);

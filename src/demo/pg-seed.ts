@@ -11,7 +11,7 @@ import { pricesInEffect, recordPrice } from "../store/pg/price-history.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
 import { requireWorkspace } from "../store/pg/workspaces.ts";
 import { demoQuotes } from "./history.ts";
-import { DEMO_INGREDIENTS_CSV, DEMO_WORKSPACE, demoFormulas, demoKey, demoOptions, pricedOnItsDay, refuseHeld, type DemoWorkspace } from "./seed.ts";
+import { DEMO_INGREDIENTS_CSV, DEMO_WORKSPACE, demoFormulas, demoKey, demoOptions, demoWeeks, pricedOnItsDay, refuseHeld, type DemoWorkspace } from "./seed.ts";
 
 /**
  * Fill the default workspace with the demo and issue a read key and a write key, in one transaction.
@@ -24,7 +24,7 @@ export async function seedDemo(sql: SQL, now: string): Promise<DemoWorkspace> {
     const options = demoOptions(now);
     const { added } = await writeIngredientImport(tx, ws.id, await checkIngredientImport(tx, ws.id, DEMO_INGREDIENTS_CSV, "csv", options), options);
     for (const ingredient of await listPrices(tx, ws.id)) {
-      for (const quote of demoQuotes(ingredient, Date.parse(now))) await recordPrice(tx, ws.id, ingredient.name, { ...quote, source: "demo" });
+      for (const quote of demoQuotes(ingredient, Date.parse(now), demoWeeks(now))) await recordPrice(tx, ws.id, ingredient.name, { ...quote, source: "demo" });
     }
     const formulas = [];
     for (const f of demoFormulas()) formulas.push(pricedOnItsDay(f, await pricesInEffect(tx, ws.id, f.formula.createdAt ?? now)));

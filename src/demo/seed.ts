@@ -1,7 +1,7 @@
 /**
  * The demo workspace of `feedbase demo` (docs/decisions.md#demo-data): the project's own demo files, embedded in the
- * executable, imported through the same validation and arithmetic as any admin's file, with a few
- * months of weekly prices behind today's (history.ts). Each formula is saved at the prices of its
+ * executable, imported through the same validation and arithmetic as any admin's file, with more
+ * than a year of weekly prices behind today's (history.ts). Each formula is saved at the prices of its
  * `createdAt` by that history, so its saved cost is what it cost then.
  */
 import type { Database } from "bun:sqlite";
@@ -13,7 +13,7 @@ import { listIngredients, listPrices } from "../store/ingredients.ts";
 import { pricesInEffect, recordPrice } from "../store/price-history.ts";
 import { transaction } from "../store/transaction.ts";
 import { requireWorkspace } from "../store/workspaces.ts";
-import { demoQuotes } from "./history.ts";
+import { demoQuotes, MIN_DEMO_WEEKS, WEEK_MS } from "./history.ts";
 import ingredientsCsv from "./ingredients.csv" with { type: "text" };
 import formulas from "./formulas.json";
 
@@ -40,7 +40,7 @@ export function seedDemo(db: Database, now: string): DemoWorkspace {
     const options = demoOptions(now);
     const { added } = writeIngredientImport(db, ws.id, checkIngredientImport(db, ws.id, DEMO_INGREDIENTS_CSV, "csv", options), options);
     for (const ingredient of listPrices(db, ws.id)) {
-      for (const quote of demoQuotes(ingredient, Date.parse(now))) recordPrice(db, ws.id, ingredient.name, { ...quote, source: "demo" });
+      for (const quote of demoQuotes(ingredient, Date.parse(now), demoWeeks(now))) recordPrice(db, ws.id, ingredient.name, { ...quote, source: "demo" });
     }
     const saved = writeFormulaImport(db, ws.id, demoFormulas().map((f) => pricedOnItsDay(f, pricesInEffect(db, ws.id, f.formula.createdAt ?? now))), options);
     const key = (write: boolean) => createKey(db, demoKey(ws.id, write, now));
@@ -56,6 +56,16 @@ export function refuseHeld(slug: string, held: number): void {
 /** How the demo's files are imported. @example writeIngredientImport(db, ws.id, rows, demoOptions(now)) */
 export const demoOptions = (now: string) => ({ update: false, replace: false, now, source: "demo" as const });
 
+/**
+ * Weeks of demo history before `now`: at least 400 days, and always back past the oldest formula's
+ * `createdAt`, so every formula's cost on its day is answered from the history.
+ * @example demoWeeks("2026-11-23T00:00:00.000Z") // 58
+ */
+export function demoWeeks(now: string): number {
+  const oldest = Math.min(...demoFormulas().map((f) => Date.parse(f.formula.createdAt ?? now)));
+  return Math.max(MIN_DEMO_WEEKS, Math.ceil((Date.parse(now) - oldest) / WEEK_MS) + 1);
+}
+
 /** The demo's formulas, checked. @example demoFormulas().length // 11 */
 export const demoFormulas = (): FileFormula[] => parseFormulaFile(formulas);
 
@@ -64,5 +74,8 @@ export function pricedOnItsDay(f: FileFormula, prices: Map<string, number>): Fil
   return { ...f, formula: { ...f.formula, ingredients: f.formula.ingredients.map((row) => ({ ...row, price: prices.get(row.name) ?? row.price })) } };
 }
 
+/** Requests per hour of a demo key: someone exploring (and the console) must not hit the default 100 within the hour. */
+export const DEMO_RATE_LIMIT = 10_000;
+
 /** The demo's read or write key. @example createKey(db, demoKey(1, true, now)) */
-export const demoKey = (workspaceId: number, write: boolean, now: string) => ({ workspaceId, write, rateLimit: 100, label: write ? "demo write" : "demo read", now });
+export const demoKey = (workspaceId: number, write: boolean, now: string) => ({ workspaceId, write, rateLimit: DEMO_RATE_LIMIT, label: write ? "demo write" : "demo read", now });
