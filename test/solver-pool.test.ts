@@ -16,9 +16,9 @@ import { openTestStore } from "./helpers/store.ts";
 const WORKER_WAIT_MS = 30_000;
 
 const NOW = "2026-11-23T08:00:00.000Z";
-/** Far above a demo formula's solve (a few ms, in a fresh worker on a loaded machine too), far below the large one's (tens of seconds). */
+/** Far above a demo formula's solve (a few ms; over 1 s once in a fresh worker at load 25), far below the large one's: 400 candidates × 300 limits, not 200 × 100, which a quiet machine solved inside this limit (the test then saw 200). */
 const TIMEOUT_MS = 3000;
-const LARGE = largeFormula({ candidates: 200, nutrients: 100, limits: 100, ratios: 20 });
+const LARGE = largeFormula({ candidates: 400, nutrients: 300, limits: 300, ratios: 60 });
 
 let t: TestServer;
 let store: AdminStore;
