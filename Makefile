@@ -121,6 +121,7 @@ bench: $(DEPS) $(EXE)
 	$(BUN) bench/frontier.ts
 	$(BUN) bench/confidence.ts
 	$(BUN) bench/compare-builds.ts
+	$(BUN) bench/issue29.ts
 	$(MAKE) bench-console
 
 # Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.

@@ -37,9 +37,10 @@ export function registerPlan(program: Command, io: Io): void {
       .command("import <file>")
       .description("store the plans of a JSON file: an array of {id, name, lines: [{formula, tons}], supply: [{name, minTons, maxTons}]}")
       .option("--replace", "replace plans whose id exists (by default the whole file is refused)")
+      .option("--no-events", "fire no plan.updated events (a first load)")
       .addOption(workspaceOption("workspace to import into"))
       .addOption(dataOption())
-      .action((file: string, opts: Base & { replace?: boolean }) =>
+      .action((file: string, opts: Base & { replace?: boolean; events: boolean }) =>
         withData(opts, async ({ store, workspace }) => {
           const ws = (await workspace()).id;
           let items: unknown;
@@ -64,12 +65,11 @@ export function registerPlan(program: Command, io: Io): void {
               throw error;
             }
           }
-          const now = isoTime(Date.now());
-          for (const p of plans) await store.putPlan(ws, p.id, p.body, now);
+          await store.importPlans({ workspaceId: ws, keyId: null, now: isoTime(Date.now()) }, plans, opts.events);
           io.out(`Imported ${plans.length} plan${plans.length === 1 ? "" : "s"}\n`);
         }),
       ),
-    ["feedbase plan import december.json", "feedbase plan import december.json --replace --workspace north-mill"],
+    ["feedbase plan import december.json", "feedbase plan import december.json --replace --workspace north-mill", "feedbase plan import year.json --no-events"],
   );
 
   withExamples(

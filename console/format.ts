@@ -18,6 +18,10 @@ export const change = (n: number): string => fmt(2, 2, true).format(n).replace("
 export const num = (n: number, max = 4): string => fmt(0, max).format(n);
 /** A fixed number of decimals. @example fixed(0.5, 2) // "0.50" */
 export const fixed = (n: number, digits: number): string => fmt(digits, digits).format(n);
+/** Tonnes of a period's plan, to 0.1 t (100 kg: finer than any delivery). @example tonnes(2500) // "2,500.0" */
+export const tonnes = (n: number): string => fmt(1, 1).format(n);
+/** Per tonne unit label of tonnages. */
+export const T = "t";
 /** A signed percent change at 2 decimals. @example pct(1.27) // "+1.27 %" */
 export const pct = (n: number | null): string => (n === null ? "—" : `${fmt(2, 2, true).format(n).replace("-", "−")} %`);
 

@@ -19,6 +19,8 @@ import { Coming, COMING_LINKS } from "./pages/coming.tsx";
 import { BatchPage } from "./pages/batch.tsx";
 import { SweepPage } from "./pages/sweep.tsx";
 import { FrontierPage } from "./pages/frontier.tsx";
+import { PlansPage } from "./pages/plans.tsx";
+import { PlanPage } from "./pages/plan.tsx";
 
 interface Screen {
   title: string;
@@ -48,7 +50,8 @@ function screenFor(parts: readonly string[]): Screen {
   if (first === "formulas" && second && third === "batch-sheet") return { title: "Batch sheet", section: "formulas", body: () => <BatchPage id={second} /> };
   const coming = COMING_LINKS.find((c) => c.part === third);
   if (first === "formulas" && second && coming) return { title: `${coming.label} · ${second}`, section: "formulas", body: () => <Coming what={coming.label} back={href(["formulas", second])} /> };
-  if (first === "plans") return { title: "Plans", section: "plans", body: () => <Coming what="Plans" back={href(["formulas"])} /> };
+  if (first === "plans" && !second) return { title: "Plans", section: "plans", body: () => <PlansPage /> };
+  if (first === "plans" && second && !third) return { title: `Plan ${second}`, section: "plans", body: () => <PlanPage id={second} /> };
   if (first === "reports") return { title: "Reports", section: "reports", body: () => <ReportsPage /> };
   if (first === "events") return { title: "Events", section: "events", body: () => <EventsPage /> };
   return { title: "Page not found", section: "", body: () => <p class="note">There is no console page at this address. Start from the price list.</p> };

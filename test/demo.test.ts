@@ -93,6 +93,16 @@ describe("feedbase demo", () => {
     }
   });
 
+  test("every nutrient key the demo's ingredients use is defined with a unit and a basis, as fed as the values are (issue 27, point 9)", async () => {
+    const [listing, ingredients] = await readStore(data, async (store) => [await store.listNutrients(1), await store.listIngredientDetails(1)] as const);
+    const used = new Set(ingredients.flatMap((i) => Object.keys(i.nutrients)));
+    const byKey = new Map(listing.map((n) => [n.key, n]));
+    for (const key of used) expect({ key, defined: byKey.get(key) }).toEqual({ key, defined: { key, name: expect.any(String), unit: expect.any(String), basis: "as-fed" } });
+    // The ruminant keys are written as fed (maize NEL 1.78 Mcal/kg at 88 % DM); RUP is in % of the feed, not of CP.
+    expect(byKey.get("NEL")).toMatchObject({ unit: "Mcal/kg", basis: "as-fed" });
+    expect(byKey.get("RUP")!.name).toContain("% of the feed");
+  });
+
   test("prints a read key, a write key and curl lines; only the keys' hashes are stored", async () => {
     const read = /^Read key: +(fbk_\w{40}) +\((key_\w+), read-only\)$/m.exec(stdout);
     const write = /^Write key: +(fbk_\w{40}) +\((key_\w+), read and write\)$/m.exec(stdout);

@@ -41,7 +41,9 @@ describe("feedbase formula optimize", () => {
     const json = JSON.parse((await fb("formula", "optimize", "broiler-starter", "--include", "Wheat,Barley", "--price", "Maize=240", "--json")).stdout);
     const lines = r.stdout.split("\n");
     expect(lines[0]).toBe("broiler-starter: Broiler starter 0-10 d, batch of 2000 kg: optimal");
-    expect(lines[1]).toBe(`Cost per batch ${json.current.cost.toFixed(2)} → ${json.optimized.cost.toFixed(2)}: saving +${json.saving.perBatch.toFixed(2)} (+${json.saving.perTon.toFixed(2)} per ton, +${json.saving.percent.toFixed(2)}%)`);
+    // A saving is signed: + when the optimum is cheaper, − when meeting the limits on the grid costs more than the saved mix.
+    const sign = (n: number) => (n > 0 ? "+" : "") + n.toFixed(2);
+    expect(lines[1]).toBe(`Cost per batch ${json.current.cost.toFixed(2)} → ${json.optimized.cost.toFixed(2)}: saving ${sign(json.saving.perBatch)} (${sign(json.saving.perTon)} per ton, ${sign(json.saving.percent)}%)`);
     const footprint = (v: number | null) => (v === null ? "unknown" : v.toFixed(1));
     expect(lines[2]).toBe(`Footprint ${footprint(json.current.co2ePerTon)} → ${footprint(json.optimized.co2ePerTon)} kg CO2e per tonne of feed`);
     expect(lines[4]).toMatch(/^INGREDIENT\s+SAVED %\s+OPTIMIZED %\s+CHANGE\s+PRICE\/T$/);

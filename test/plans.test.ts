@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import type { AdminStore } from "../src/admin/ops.ts";
+import { round } from "../src/domain/formula-math.ts";
+import { buildProblem } from "../src/optimize/model.ts";
+import type { PlanLine, SupplyRow } from "../src/optimize/plan-lp.ts";
+import { candidatesOf, NO_OPTIONS } from "../src/optimize/result.ts";
 import type { PlanResult } from "../src/schemas/plans.ts";
+import { glpkSolve } from "./helpers/glpk-lp.ts";
+import { denseplan } from "./helpers/plan-problems.ts";
 import { cli, startTestServer, tempDir, type TestServer } from "./helpers/harness.ts";
 import { openTestStore } from "./helpers/store.ts";
 
@@ -37,6 +43,20 @@ async function optimized(id: string): Promise<PlanResult> {
   const res = await get(`/v1/plans/${id}/optimize`);
   expect(res.status).toBe(200);
   return (await res.json()).data;
+}
+/** The plan's lines as the LP sees them, read from the store (section 11's candidates of each formula). */
+async function planLines(): Promise<PlanLine[]> {
+  const details = new Map((await db.listIngredientDetails(1)).map((i) => [i.name, i]));
+  const out: PlanLine[] = [];
+  for (const l of lines) {
+    const f = await db.requireFormula(1, l.formula);
+    out.push({ tons: l.tons, problem: buildProblem(candidatesOf(f, (n) => details.get(n) ?? null, NO_OPTIONS), f.constraints) });
+  }
+  return out;
+}
+/** GLPK's optimal plan cost with these supply rows; null when infeasible. */
+async function glpkPlanCost(supply: SupplyRow[]): Promise<number | null> {
+  return (await glpkSolve(denseplan(await planLines(), supply)))?.z ?? null;
 }
 async function problem(body: unknown): Promise<[number, string]> {
   const res = await put("bad", body);
@@ -98,10 +118,19 @@ describe("plans over HTTP", () => {
     expect(Math.abs(row.tons - cap)).toBeLessThanOrEqual(0.05);
     expect(row.shadowPrice!).toBeLessThan(0);
     expect(r.sharingCost!).toBeGreaterThan(0);
-    await put("capped-more", { name: "Capped", lines, supply: [{ name: "Maize", minTons: null, maxTons: cap + 10 }] });
-    const more = await optimized("capped-more");
-    // Ten more tons are worth about ten shadow prices (costs are of the rounded mixes).
-    expect(Math.abs((more.cost! - r.cost!) / 10 - row.shadowPrice!)).toBeLessThanOrEqual(Math.abs(row.shadowPrice!) * 0.05 + 1);
+    // The shadow price is the plan cost's slope at the bound, by an independent solver (GLPK) re-solving the
+    // plan's LP with the cap moved a tenth of a ton either way: between the slope below and the slope above.
+    const step = 0.1;
+    const at = (await glpkPlanCost([{ name: "Maize", minTons: null, maxTons: cap }]))!;
+    const below = (at - (await glpkPlanCost([{ name: "Maize", minTons: null, maxTons: cap - step }]))!) / step;
+    const above = ((await glpkPlanCost([{ name: "Maize", minTons: null, maxTons: cap + step }]))! - at) / step;
+    // Shown to 2 decimals; GLPK's optimum is exact to about 1e-9 of the plan's cost, divided by the step.
+    const slack = 0.005 + (2e-9 * at) / step;
+    expect(below).toBeLessThanOrEqual(row.shadowPrice! + slack);
+    expect(row.shadowPrice!).toBeLessThanOrEqual(above + slack);
+    // The shown mixes cost no less than the LP optimum (rounding only costs), and the sharing cost is cost − independent.
+    expect(r.cost!).toBeGreaterThanOrEqual(round(at, 2) - 0.01);
+    expect(r.sharingCost!).toBe(round(r.cost! - r.independentCost!, 2));
   });
 
   test("a supply nobody can take: infeasible, the supply bound among the repairs", async () => {
@@ -117,7 +146,10 @@ describe("plans over HTTP", () => {
 describe("feedbase plan", () => {
   test("import, list, show, optimize --json (the API's data) and --save-suffix, delete", async () => {
     const file = `${tmp.dir}/plans.json`;
-    writeFileSync(file, JSON.stringify([{ id: "jan", name: "January", lines: lines.slice(0, 2), supply: [{ name: "Maize", minTons: null, maxTons: 2000 }] }]));
+    // A maize cap one ton above what the two formulas use alone: feasible by construction, whatever the demo's values.
+    await put("jan-free", { name: "January", lines: lines.slice(0, 2) });
+    const maize = Math.ceil((await optimized("jan-free")).usage.find((u) => u.name === "Maize")!.tons) + 1;
+    writeFileSync(file, JSON.stringify([{ id: "jan", name: "January", lines: lines.slice(0, 2), supply: [{ name: "Maize", minTons: null, maxTons: maize }] }]));
     const imported = await cli(["plan", "import", file, "--data", t.dataPath]);
     expect(imported).toMatchObject({ code: 0, stdout: "Imported 1 plan\n" });
     const twice = await cli(["plan", "import", file, "--data", t.dataPath]);

@@ -79,8 +79,10 @@ beforeAll(async () => {
       await store.putNutrient(workspaceId, "CP", { name: `${marker} crude protein`, unit: "%", basis: "as-fed" });
       // Plans under the formulas' ids: one of this side only, one both have, each in its own words.
       const m = marker.toLowerCase();
-      await store.putPlan(workspaceId, `${m}-starter`, { name: `${marker} plan`, lines: [{ formula: `${m}-starter`, tons: 100 }], supply: [{ name: `${marker} maize`, minTons: null, maxTons: 50 }] }, NOW);
-      await store.putPlan(workspaceId, "starter", { name: `${marker} shared plan`, lines: [{ formula: "starter", tons: 100 }], supply: [] }, NOW);
+      await store.importPlans({ workspaceId, keyId: null, now: NOW }, [
+        { id: `${m}-starter`, body: { name: `${marker} plan`, lines: [{ formula: `${m}-starter`, tons: 100 }], supply: [{ name: `${marker} maize`, minTons: null, maxTons: 50 }] } },
+        { id: "starter", body: { name: `${marker} shared plan`, lines: [{ formula: "starter", tons: 100 }], supply: [] } },
+      ], false);
       sides.push({ slug, marker, workspaceId, key: t.key({ write: true, workspace: slug }), only: data.only });
     }
   } finally {

@@ -16,7 +16,7 @@ import { deleteFormula, listFormulaDetails, requireFormula } from "../store/form
 import { deleteIngredient } from "../store/ingredient-changes.ts";
 import { findIngredient, listIngredientDetails } from "../store/ingredients.ts";
 import { createKey, identifyKey, listKeys, setKeyActive, setKeyRateLimit, setKeyWrite } from "../store/keys.ts";
-import { deletePlan, listPlans, putPlan, requirePlan } from "../store/plans.ts";
+import { deletePlan, importPlans, listPlans, requirePlan } from "../store/plans.ts";
 import { priceHistory } from "../store/price-history.ts";
 import { listNutrients, putNutrient } from "../store/nutrients.ts";
 import { transaction } from "../store/transaction.ts";
@@ -64,7 +64,7 @@ const WRITES = {
   deleteFormula,
   deleteIngredient,
   putNutrient,
-  putPlan,
+  importPlans,
   deletePlan,
 };
 

@@ -8,18 +8,26 @@ import type { Database } from "bun:sqlite";
 import { ConflictError } from "../domain/errors.ts";
 import { parseFormulaFile, type FileFormula } from "../domain/formula-file.ts";
 import { createKey } from "../store/keys.ts";
+import { readNutrientFile } from "../domain/nutrient-file.ts";
 import { checkIngredientImport, writeFormulaImport, writeIngredientImport } from "../store/imports.ts";
 import { listIngredients, listPrices } from "../store/ingredients.ts";
+import { writeNutrientImport } from "../store/nutrients.ts";
 import { pricesInEffect, recordPrice } from "../store/price-history.ts";
 import { transaction } from "../store/transaction.ts";
 import { requireWorkspace } from "../store/workspaces.ts";
 import { demoQuotes, MIN_DEMO_WEEKS, WEEK_MS } from "./history.ts";
 import ingredientsCsv from "./ingredients.csv" with { type: "text" };
+import nutrientsCsv from "./nutrients.csv" with { type: "text" };
 import formulas from "./formulas.json";
 
 export const DEMO_WORKSPACE = "default";
 /** The demo's ingredients, as a CSV an admin could import. */
 export const DEMO_INGREDIENTS_CSV: string = ingredientsCsv;
+/**
+ * The definition of every key the demo's ingredients use, on the basis their values are given (as fed;
+ * RUP in % of the feed), replacing a new workspace's standard ones where they differ.
+ */
+export const demoNutrients = () => readNutrientFile(nutrientsCsv, "csv");
 
 export interface DemoWorkspace {
   ingredients: number;
@@ -38,6 +46,7 @@ export function seedDemo(db: Database, now: string): DemoWorkspace {
   return transaction(db, () => {
     refuseHeld(ws.slug, listIngredients(db, ws.id).length);
     const options = demoOptions(now);
+    writeNutrientImport(db, ws.id, demoNutrients());
     const { added } = writeIngredientImport(db, ws.id, checkIngredientImport(db, ws.id, DEMO_INGREDIENTS_CSV, "csv", options), options);
     for (const ingredient of listPrices(db, ws.id)) {
       for (const quote of demoQuotes(ingredient, Date.parse(now), demoWeeks(now))) recordPrice(db, ws.id, ingredient.name, { ...quote, source: "demo" });

@@ -3,6 +3,7 @@ import { VERSION } from "../version.ts";
 import * as H from "../schemas/history.ts";
 import * as R from "../schemas/responses.ts";
 import { formulaUpdatedPayload } from "../schemas/formula-put.ts";
+import { planUpdatedPayload } from "../schemas/plans.ts";
 import { accessOf, type Route } from "./route.ts";
 
 const ERROR_TEXT: Record<number, string> = {
@@ -159,6 +160,7 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
       "ingredient.added": event("ingredient.added", R.ingredientAddedPayload),
       "formula.cost_changed": event("formula.cost_changed", H.formulaCostChangedPayload),
       "formula.updated": event("formula.updated", formulaUpdatedPayload),
+      "plan.updated": event("plan.updated", planUpdatedPayload),
       ping: event(
         "ping",
         R.pingPayload,

@@ -119,3 +119,10 @@ export const planResult = z.lazy(() =>
 );
 export type PlanResult = z.output<typeof planResult>;
 export const planOptimizeRead = z.lazy(() => z.object({ status: z.literal("ok"), data: planResult, timestamp }).meta({ id: "PlanOptimizeResponse" }));
+
+/** The opt-in `plan.updated` webhook: a plan written over HTTP or by `plan import`. */
+export const planUpdatedPayload = z.lazy(() =>
+  z
+    .object({ id: z.string(), name: z.string(), timestamp })
+    .meta({ id: "PlanUpdatedEvent", description: "Opt-in: only for webhooks added with --events naming plan.updated." }),
+);

@@ -13,7 +13,8 @@ import { formulasUsing } from "./formulas.ts";
 import { findIngredient, requireIngredient, type IngredientDetail } from "./ingredients.ts";
 import { recordChange, recordPrice, type PriceSource } from "./price-history.ts";
 import { requireTransaction } from "./transaction.ts";
-import { ingredientInUse } from "./admin-rules.ts";
+import { ingredientInUse, usedByPlans } from "./admin-rules.ts";
+import { plansUsing } from "./plans.ts";
 
 export type { Actor } from "../domain/ingredient-events.ts";
 
@@ -96,6 +97,8 @@ export function deleteIngredient(db: Database, workspaceId: number, name: string
   requireIngredient(db, workspaceId, name);
   const users = formulasUsing(db, workspaceId, name);
   if (users.length > 0) throw new ConflictError(ingredientInUse(name, users));
+  const plans = plansUsing(db, workspaceId, { ingredient: name });
+  if (plans.length > 0) throw new ConflictError(usedByPlans(`Ingredient ${name}`, plans));
   // Its price history, in both tables, goes with the record (no foreign key: see migration 7).
   for (const table of ["price_history", "price_log"]) {
     db.query(`DELETE FROM ${table} WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ? AND name = ?)`).run(workspaceId, name);

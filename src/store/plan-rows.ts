@@ -1,4 +1,6 @@
-/** The non-SQL half of the plans table both backends share: a row to the API's plan and summary. */
+/** The non-SQL half of the plans table both backends share: a row to the API's plan and summary, what a plan names, its event. */
+import type { NewEvent } from "../domain/events.ts";
+import type { Actor } from "../domain/ingredient-events.ts";
 import type { Plan, PlanSummary } from "../schemas/plans.ts";
 
 export interface PlanRow {
@@ -25,3 +27,24 @@ export function summaryOf(plan: Plan): PlanSummary {
 export const bodyText = (plan: Pick<Plan, "lines" | "supply">) => JSON.stringify({ lines: plan.lines, supply: plan.supply });
 
 export const planNotFound = (id: string) => `Plan not found: ${id}`;
+
+/** What a plan may name that a delete must not leave dangling. */
+export type PlanReference = { formula: string } | { ingredient: string };
+
+/**
+ * Ids of the plans (rows as stored) whose lines name the formula or whose supply names the ingredient, in id order.
+ * @example plansNaming(rows, { formula: "broiler-starter" }) // ["december"]
+ */
+export function plansNaming(rows: readonly PlanRow[], ref: PlanReference): string[] {
+  const names = (p: Plan) => ("formula" in ref ? p.lines.some((l) => l.formula === ref.formula) : p.supply.some((s) => s.name === ref.ingredient));
+  return rows.map(planOf).filter(names).map((p) => p.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * `plan.updated`: ordered per webhook with the plan's other writes (`plan:<id>` where ingredient events
+ * put the ingredient's name).
+ * @example recordEvent(db, planUpdatedEvent(actor, { id: "december", name: "December" }))
+ */
+export function planUpdatedEvent(actor: Actor, plan: Pick<Plan, "id" | "name">): NewEvent {
+  return { workspaceId: actor.workspaceId, type: "plan.updated", ingredient: `plan:${plan.id}`, payload: { id: plan.id, name: plan.name, timestamp: actor.now }, keyId: actor.keyId, now: actor.now };
+}

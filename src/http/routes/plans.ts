@@ -47,7 +47,7 @@ export const planRoutes = [
     method: "PUT",
     path: "/v1/plans/:id",
     summary: "Create or replace a production plan (write permission)",
-    description: "201 with Location when new, 200 when replaced (its createdAt kept). One problem per answer, naming the field (`lines[2].tons must be a number > 0`, `Unknown formula: broiler-x`, `Unknown ingredient: Maiz`, `Duplicate formula: <id>`, `supply[0] needs minTons or maxTons`).",
+    description: "201 with Location when new, 200 when replaced (its createdAt kept). One problem per answer, naming the field (`lines[2].tons must be a number > 0`, `Unknown formula: broiler-x`, `Unknown ingredient: Maiz`, `Duplicate formula: <id>`, `supply[0] needs minTons or maxTons`). Fires the opt-in `plan.updated`.",
     params: PLAN_PARAM,
     body: planBodyDoc,
     response: {
@@ -71,7 +71,7 @@ export const planRoutes = [
         }
       };
       await checkPlanReferences(plan, formulaExists, async (name) => (await ctx.read.findIngredient(ws, name)) !== null);
-      const { plan: stored, created } = await ctx.write.putPlan(ws, params.id, plan, ctx.timestamp);
+      const { plan: stored, created } = await ctx.write.putPlan({ workspaceId: ws, keyId: ctx.key.id, now: ctx.timestamp }, params.id, plan);
       return created ? jsonReply(201, okBody(stored, { timestamp: ctx.timestamp }), { Location: `/v1/plans/${encodeURIComponent(params.id)}` }) : jsonReply(200, okBody(stored, { timestamp: ctx.timestamp }));
     },
   }),

@@ -62,7 +62,7 @@ const OPS: PgAdminOps = {
   putNutrient: nutrients.putNutrient,
   listPlans: plans.listPlans,
   requirePlan: plans.requirePlan,
-  putPlan: plans.putPlan,
+  importPlans: plans.importPlans,
   deletePlan: plans.deletePlan,
   seedDemo,
 };

@@ -42,6 +42,17 @@ export async function writeIngredientImport(sql: SQL, workspaceId: number, rows:
   const source = options.source ?? "import";
   const actor: Actor = { workspaceId, keyId: null, now: options.now };
   const events = options.events === true;
+  if (!options.update) {
+    // Every row is new: write them all, then their events. The outbox lock (which every API write
+    // waits for, ./events.ts) is then held for the events and the commit only, not the whole file:
+    // held from the first row, a 4,000-row import stalled the API's writes for over a second.
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) await insertChunk(sql, actor, rows.slice(i, i + INSERT_CHUNK), source, false);
+    if (events) {
+      await holdOutbox(sql);
+      await recordEvents(sql, rows.map((row) => addedEvent(actor, row.input)));
+    }
+    return { added: rows.length, updated: 0 };
+  }
   // The API's writes take it first too: event ids then commit in order (./events.ts).
   if (events) await holdOutbox(sql);
   let updated = 0;
@@ -51,8 +62,8 @@ export async function writeIngredientImport(sql: SQL, workspaceId: number, rows:
     added = [];
   };
   for (const row of rows) {
-    if (options.update && events && added.length > 0) await insertAdded();
-    if (options.update && (await updateIngredient(sql, actor, row, events))) updated++;
+    if (events && added.length > 0) await insertAdded();
+    if (await updateIngredient(sql, actor, row, events)) updated++;
     else {
       added.push(row);
       if (added.length === INSERT_CHUNK) await insertAdded();

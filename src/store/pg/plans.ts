@@ -1,8 +1,10 @@
 /** PostgreSQL's twins of ../plans.ts. */
 import type { SQL } from "bun";
 import { NotFoundError } from "../../domain/errors.ts";
+import type { Actor } from "../../domain/ingredient-events.ts";
 import type { Plan, PlanBody, PlanSummary } from "../../schemas/plans.ts";
-import { bodyText, planNotFound, planOf, summaryOf, type PlanRow } from "../plan-rows.ts";
+import { bodyText, planNotFound, planOf, plansNaming, planUpdatedEvent, summaryOf, type PlanReference, type PlanRow } from "../plan-rows.ts";
+import { recordEvent } from "./events.ts";
 import { unmatchable } from "./text.ts";
 
 /** @example await listPlans(sql, 1) */
@@ -25,12 +27,14 @@ export async function requirePlan(sql: SQL, workspaceId: number, id: string): Pr
   return found;
 }
 
-/** @example await putPlan(tx, 1, "december", body, now) */
-export async function putPlan(sql: SQL, workspaceId: number, id: string, body: PlanBody, now: string): Promise<{ plan: Plan; created: boolean }> {
+/** @example await putPlan(tx, { workspaceId: 1, keyId, now }, "december", body) */
+export async function putPlan(sql: SQL, actor: Actor, id: string, body: PlanBody, events = true): Promise<{ plan: Plan; created: boolean }> {
+  const { workspaceId, now } = actor;
   const old = await findPlan(sql, workspaceId, id);
   const createdAt = old?.createdAt ?? now;
   await sql`INSERT INTO plans (workspace_id, id, name, body, created_at, updated_at) VALUES (${workspaceId}, ${id}, ${body.name}, ${bodyText(body)}, ${createdAt}, ${now})
     ON CONFLICT (workspace_id, id) DO UPDATE SET name = excluded.name, body = excluded.body, updated_at = excluded.updated_at`;
+  if (events) await recordEvent(sql, planUpdatedEvent(actor, { id, name: body.name }));
   return { plan: { id, name: body.name, lines: body.lines, supply: body.supply, createdAt, updatedAt: now }, created: old === null };
 }
 
@@ -38,4 +42,15 @@ export async function putPlan(sql: SQL, workspaceId: number, id: string, body: P
 export async function deletePlan(sql: SQL, workspaceId: number, id: string): Promise<void> {
   const rows = await sql`DELETE FROM plans WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING id`;
   if (rows.length === 0) throw new NotFoundError(planNotFound(id));
+}
+
+/** @example await importPlans(tx, { workspaceId: 1, keyId: null, now }, [{ id: "december", body }], true) // 1 */
+export async function importPlans(sql: SQL, actor: Actor, plans: readonly { id: string; body: PlanBody }[], events: boolean): Promise<number> {
+  for (const p of plans) await putPlan(sql, actor, p.id, p.body, events);
+  return plans.length;
+}
+
+/** @example await plansUsing(sql, 1, { ingredient: "Maize" }) // ["december"] */
+export async function plansUsing(sql: SQL, workspaceId: number, ref: PlanReference): Promise<string[]> {
+  return plansNaming((await sql`SELECT id, name, body, created_at AS "createdAt", updated_at AS "updatedAt" FROM plans WHERE workspace_id = ${workspaceId}`) as PlanRow[], ref);
 }
