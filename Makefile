@@ -119,6 +119,7 @@ bench: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
 	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
+	$(BUN) bench/confidence.ts
 	$(BUN) bench/compare-builds.ts
 	$(BUN) bench/issue29.ts
 	$(MAKE) bench-console
@@ -133,6 +134,7 @@ bench-optimize: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
 	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
+	$(BUN) bench/confidence.ts
 
 # The console's Prices page in chromium: time to interactive and bytes on the wire against its budget.
 bench-console: $(DEPS) $(EXE) console-tools

@@ -41,7 +41,7 @@ export function collectPrice(value: string, prices: Map<string, number>): Map<st
 }
 
 /** `--max-co2e`, read by the API's own rule (a number within ±10^6 kg CO2e per tonne). */
-const maxCo2eOption = (value: string): number => {
+export const maxCo2eOption = (value: string): number => {
   const parsed = maxCo2eParameter.safeParse(value);
   if (!parsed.success) throw new InvalidArgumentError(`--${parsed.error.issues[0]!.message}`);
   return parsed.data!;

@@ -4,12 +4,14 @@ import { NotFoundError, ValidationError } from "../src/domain/errors.ts";
 import { parseFormulaFile } from "../src/domain/formula-file.ts";
 import { checkPlanReferences, parsePlanBody } from "../src/domain/plan-rules.ts";
 import { isoTime } from "../src/domain/time.ts";
+import type { CandidateSet } from "../src/optimize/candidates.ts";
 import { planInput } from "../src/optimize/plan-input.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import type { AdminStore } from "../src/admin/ops.ts";
 import { PLAN_ID, type PlanResult } from "../src/schemas/plans.ts";
 import { dataOption, jsonOption, printDocument, printRows, withData, withExamples, workspaceOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
+import { candidatesOption, maxCo2eOption } from "./formula-optimize.ts";
 import type { Io } from "./io.ts";
 
 interface Base {
@@ -120,19 +122,21 @@ export function registerPlan(program: Command, io: Io): void {
       .description("optimize every formula of the plan together under its supply: mixes, usage against supply, shadow prices, the cost of sharing")
       .addOption(jsonOption("print the API's data as one JSON document"))
       .option("--save-suffix <suffix>", "save each optimized mix as a new formula <formula id><suffix> named '<formula name> (<plan name>)'; refused as a whole if any exists or the plan is infeasible")
+      .addOption(candidatesOption())
+      .option("--max-co2e <kg>", "cap the plan's average footprint, kg CO2e per tonne of feed (ingredients of unknown co2e are then held at 0)", maxCo2eOption)
       .addOption(workspaceOption("workspace holding the plan"))
       .addOption(dataOption())
-      .action((id: string, opts: Base & { saveSuffix?: string }) =>
+      .action((id: string, opts: Base & { saveSuffix?: string; candidates: CandidateSet; maxCo2e?: number }) =>
         withData(opts, async ({ store, workspace }) => {
           const ws = (await workspace()).id;
           const plan = await store.requirePlan(ws, id);
-          const result = await solveInProcess("plan", await planInput(plan, (f) => store.requireFormula(ws, f), await store.listIngredientDetails(ws), [], false));
+          const result = await solveInProcess("plan", await planInput(plan, (f) => store.requireFormula(ws, f), await store.listIngredientDetails(ws), [], { includeOutOfStock: false, candidates: opts.candidates, maxCo2e: opts.maxCo2e ?? null }));
           if (opts.json) printDocument(io, result);
           else printPlan(io, result);
           if (opts.saveSuffix !== undefined) await saveMixes(io, store, ws, result, opts.saveSuffix, opts.json === true);
         }),
       ),
-    ["feedbase plan optimize december", "feedbase plan optimize december --json", "feedbase plan optimize december --save-suffix -dec"],
+    ["feedbase plan optimize december", "feedbase plan optimize december --json", "feedbase plan optimize december --save-suffix -dec", "feedbase plan optimize december --candidates all --max-co2e 550"],
   );
 
   withExamples(
@@ -178,7 +182,8 @@ function printPlan(io: Io, r: PlanResult): void {
     ], false);
     return;
   }
-  io.out(`Cost ${r.cost!.toFixed(2)}; each formula alone ${r.independentCost!.toFixed(2)}; sharing the supply costs ${r.sharingCost!.toFixed(2)}\n\n`);
+  io.out(`Cost ${r.cost!.toFixed(2)}; each formula alone ${r.independentCost!.toFixed(2)}; sharing the supply costs ${r.sharingCost!.toFixed(2)}\n`);
+  io.out(`Footprint ${r.co2ePerTon === null ? "unknown (an ingredient used has no co2e)" : `${r.co2ePerTon.toFixed(1)} kg CO2e per tonne`}${r.co2e ? `; the cap of ${r.co2e.limit} binds: ${r.co2e.perTonneCo2e.toFixed(2)} per tonne of CO2e abated` : ""}\n\n`);
   printRows(io, r.formulas, [
     ["FORMULA", (f) => f.id],
     ["TONS", (f) => String(f.tons)],

@@ -2,7 +2,8 @@
  * What to relax when no plan meets every limit and supply (docs/decisions.md#production-plans): every
  * supply bound, and every nutrient or inclusion bound of a formula, that moved alone (everything else
  * kept) makes the plan feasible, with the value it must be moved to: the best its row reaches with that
- * bound dropped (one LP each, as for one formula). Ordered by the relative move.
+ * bound dropped (one LP each, as for one formula); with a footprint cap, the cap too (the least average
+ * footprint the plan reaches). Ordered by the relative move.
  */
 import type { Highs } from "highs";
 import { roundInward } from "./inward.ts";
@@ -11,23 +12,28 @@ import type { Limit } from "./model.ts";
 
 export type PlanRepair =
   | { kind: "supply"; name: string; bound: "min" | "max"; limit: number; bestAchievable: number }
-  | { kind: "limit"; line: number; limit: Limit; bound: "min" | "max"; value: number; bestAchievable: number };
+  | { kind: "limit"; line: number; limit: Limit; bound: "min" | "max"; value: number; bestAchievable: number }
+  | { kind: "co2e"; bound: "max"; limit: number; bestAchievable: number };
 
 /**
  * @example planRepairs(highs, lines, [{ name: "Corn DDGS", minTons: 900, maxTons: null }]) // [{ kind: "supply", name: "Corn DDGS", bound: "min", limit: 900, bestAchievable: 612.5 }]
  */
-export function planRepairs(highs: Highs, lines: readonly PlanLine[], supply: readonly SupplyRow[]): PlanRepair[] {
+export function planRepairs(highs: Highs, lines: readonly PlanLine[], supply: readonly SupplyRow[], maxCo2e: number | null = null): PlanRepair[] {
   const repairs: (PlanRepair & { move: number })[] = [];
-  const layout = planLayout(lines, supply);
+  const layout = planLayout(lines, supply, maxCo2e);
   const certified = certificateRows(highs, lines, supply, layout);
   const limitRows = lines.reduce((n, l) => n + l.problem.rows.length, 0);
+  if (layout.co2e && (!certified || certified.has(limitRows + supply.length))) {
+    const best = bestOf(highs, lines, supply, layout.co2e.entries, "max", null);
+    if (best !== null) repairs.push({ kind: "co2e", bound: "max", limit: layout.co2e.max, bestAchievable: roundInward(best, 4, "up"), move: relativeMove(best, layout.co2e.max) });
+  }
   supply.forEach((s, k) => {
     if (certified && !certified.has(limitRows + k)) return;
     for (const bound of ["min", "max"] as const) {
       const limit = bound === "min" ? s.minTons : s.maxTons;
       if (limit === null) continue;
       const dropped = supply.map((t, i) => (i === k ? { ...t, [bound === "min" ? "minTons" : "maxTons"]: null } : t));
-      const best = bestOf(highs, lines, dropped, layout.supplyEntries[k]!, bound);
+      const best = bestOf(highs, lines, dropped, layout.supplyEntries[k]!, bound, maxCo2e);
       if (best === null) continue;
       repairs.push({ kind: "supply", name: s.name, bound, limit, bestAchievable: roundInward(best, 3, bound === "min" ? "down" : "up"), move: relativeMove(best, limit) });
     }
@@ -45,7 +51,7 @@ export function planRepairs(highs: Highs, lines: readonly PlanLine[], supply: re
         const rows = line.problem.rows.map((old, i) => (i === r ? { ...old, [bound === "min" ? "lower" : "upper"]: bound === "min" ? -Infinity : Infinity } : old));
         const changed = lines.map((l, i) => (i === f ? { ...l, problem: { ...l.problem, rows } } : l));
         const entries = [...row.coefficients].flatMap((a, j) => (a === 0 ? [] : [[layout.offsets[f]! + j, a] as [number, number]]));
-        const best = bestOf(highs, changed, supply, entries, bound);
+        const best = bestOf(highs, changed, supply, entries, bound, maxCo2e);
         if (best === null) continue;
         repairs.push({ kind: "limit", line: f, limit: row.limit, bound, value, bestAchievable: roundInward(best, 4, bound === "min" ? "down" : "up"), move: relativeMove(best, value) });
       }
@@ -57,8 +63,8 @@ export function planRepairs(highs: Highs, lines: readonly PlanLine[], supply: re
 const relativeMove = (best: number, limit: number) => Math.abs(best - limit) / Math.max(Math.abs(limit), 1);
 
 /** The most (for a min) or least (for a max) the row `entries` reaches; null when the rest is infeasible too. */
-function bestOf(highs: Highs, lines: readonly PlanLine[], supply: readonly SupplyRow[], entries: readonly [number, number][], bound: "min" | "max"): number | null {
-  const layout = planLayout(lines, supply);
+function bestOf(highs: Highs, lines: readonly PlanLine[], supply: readonly SupplyRow[], entries: readonly [number, number][], bound: "min" | "max", maxCo2e: number | null): number | null {
+  const layout = planLayout(lines, supply, maxCo2e);
   const model = planModel(highs, lines, supply, layout);
   try {
     const cost = new Float64Array(layout.width);

@@ -3,12 +3,18 @@
  * over every line with its supply rows, each formula's mix rounded as a saved optimum is (percents on
  * the 0.0001 grid that keep its limits), usage against supply with shadow prices, the cost of sharing
  * against each formula alone, and the repairs when no plan meets everything. Plain data in and out.
+ * With `candidates=all` every line may use every ingredient of the workspace; with `maxCo2e` the plan's
+ * average footprint is capped (plan-lp.ts), unknown footprints are held at 0 in the plan, and the cap's
+ * shadow price is the cost of abating a tonne of CO2e. The formulas alone ignore supply and cap alike.
  */
 import type { Highs } from "highs";
+import { co2ePerTonOf } from "../domain/footprint.ts";
 import { round } from "../domain/formula-math.ts";
 import type { PlanResult } from "../schemas/plans.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
 import { checkSolveSize } from "./limits.ts";
+import { everyIngredient, type CandidateSet } from "./candidates.ts";
+import { co2eCoefficients, holdUnknownCo2e } from "./co2e.ts";
 import { BASIS, solveLp } from "./lp.ts";
 import { buildProblem, type LeastCostProblem } from "./model.ts";
 import { planRepairs } from "./plan-repairs.ts";
@@ -28,6 +34,10 @@ export interface PlanInput {
   /** What-if prices per ton; a price on a non-candidate makes it a candidate of every line. */
   prices: [string, number][];
   includeOutOfStock: boolean;
+  /** `all`: every ingredient of the workspace is a candidate of every line. */
+  candidates: CandidateSet;
+  /** A cap on the plan's average footprint, kg CO2e per tonne; null: none. */
+  maxCo2e: number | null;
 }
 
 const GRID = 10_000;
@@ -40,27 +50,31 @@ const byIngredientName = (a: string, b: string) => (asciiLower(a) < asciiLower(b
 /** @example planTask(highs, input).sharingCost // 0 when no supply binds */
 export function planTask(highs: Highs, input: PlanInput): PlanResult {
   const byName = new Map(input.ingredients.map((i) => [i.name, i]));
-  const options: OptimizeOptions = { include: input.prices.map(([name]) => name), prices: new Map(input.prices), includeOutOfStock: input.includeOutOfStock };
-  const lines: PlanLine[] = input.lines.map((l) => ({ tons: l.tons, problem: buildProblem(candidatesOf(l.formula, (n) => byName.get(n) ?? null, options), l.formula.constraints) }));
+  const asked: OptimizeOptions = { include: input.prices.map(([name]) => name), prices: new Map(input.prices), includeOutOfStock: input.includeOutOfStock };
+  const options = input.candidates === "all" ? everyIngredient(asked, input.ingredients) : asked;
+  const { maxCo2e } = input;
+  // Each formula's own problem (solved alone), and the plan's lines: the same, with unknown footprints held under a cap.
+  const own: LeastCostProblem[] = input.lines.map((l) => buildProblem(candidatesOf(l.formula, (n) => byName.get(n) ?? null, options), l.formula.constraints));
+  const lines: PlanLine[] = input.lines.map((l, f) => ({ tons: l.tons, problem: maxCo2e === null ? own[f]! : { ...own[f]!, candidates: holdUnknownCo2e(own[f]!.candidates) } }));
   const cells = lines.reduce((n, l) => n + l.problem.candidates.length, 0);
   checkSolveSize({ candidates: Math.ceil(cells / Math.max(1, lines.length)), limits: 0, ratios: 0, planLines: lines.length });
   const totalTons = round(input.lines.reduce((s, l) => s + l.tons, 0), 3);
   const head = { id: input.id, name: input.name, totalTons };
 
   // Each formula alone (supply ignored): the independent figures, and whether the plan can be met at all.
-  const alone = lines.map((line) => solveLp(highs, lpOf(line.problem), { ranging: false }));
+  const alone = own.map((problem) => solveLp(highs, lpOf(problem), { ranging: false }));
   const blocked = alone.findIndex((s) => s.status === "infeasible");
-  const aloneMix = alone.map((s, f) => (s.status === "optimal" ? roundedMix(highs, lines[f]!.problem, s.x) : null));
+  const aloneMix = alone.map((s, f) => (s.status === "optimal" ? roundedMix(highs, own[f]!, s.x) : null));
   const perTon = (f: number, units: Int32Array) => costPerTonOf(lines[f]!.problem.candidates.map((c, j) => ({ percent: units[j]! / GRID, price: c.price })));
   const independentPerTon = aloneMix.map((units, f) => (units === null ? null : perTon(f, units)));
   const independentCost = blocked === -1 ? round(input.lines.reduce((s, l, f) => s + l.tons * independentPerTon[f]!, 0), 2) : null;
 
-  const solution = blocked === -1 ? solvePlan(highs, lines, input.supply) : null;
+  const solution = blocked === -1 ? solvePlan(highs, lines, input.supply, maxCo2e) : null;
   if (solution === null || solution.status === "infeasible") {
     const conflicts = blocked !== -1
-      ? repairsOf(highs, lines[blocked]!.problem).map((r) => ({ formula: input.lines[blocked]!.formula.id, ...shapeConflict(r) }))
-      : planRepairs(highs, lines, input.supply).map((r) =>
-          r.kind === "supply" ? r : { formula: input.lines[r.line]!.formula.id, ...shapeConflict({ limit: r.limit, bound: r.bound, value: r.value, bestAchievable: r.bestAchievable, alone: true }) },
+      ? repairsOf(highs, own[blocked]!).map((r) => ({ formula: input.lines[blocked]!.formula.id, ...shapeConflict(r) }))
+      : planRepairs(highs, lines, input.supply, maxCo2e).map((r) =>
+          r.kind === "supply" || r.kind === "co2e" ? r : { formula: input.lines[r.line]!.formula.id, ...shapeConflict({ limit: r.limit, bound: r.bound, value: r.value, bestAchievable: r.bestAchievable, alone: true }) },
         );
     return {
       ...head,
@@ -68,6 +82,7 @@ export function planTask(highs: Highs, input: PlanInput): PlanResult {
       cost: null,
       independentCost,
       sharingCost: null,
+      co2ePerTon: null,
       formulas: input.lines.map((l, f) => ({ id: l.formula.id, name: l.formula.name, tons: l.tons, costPerTon: null, independentCostPerTon: independentPerTon[f]!, ingredients: [] })),
       usage: [],
       conflicts,
@@ -78,8 +93,9 @@ export function planTask(highs: Highs, input: PlanInput): PlanResult {
   // A line whose mix in the plan is its mix alone shows the same rounded mix (the plan did not move it).
   const mixes = lines.map((line, f) => {
     const x = solution.x[f]!;
-    const same = line.problem.candidates.every((_, j) => Math.abs(x[j]! - alone[f]!.x[j]!) <= SAME_PERCENT);
-    return same ? aloneMix[f]! : roundedMix(highs, pinned(line.problem, x, supplied), x);
+    // Under a cap a line's rounding must keep its share of the footprint too: always the pinned rounding.
+    const same = maxCo2e === null && line.problem.candidates.every((_, j) => Math.abs(x[j]! - alone[f]!.x[j]!) <= SAME_PERCENT);
+    return same ? aloneMix[f]! : roundedMix(highs, pinned(line.problem, x, supplied, maxCo2e !== null), x);
   });
   const costPerTon = mixes.map((units, f) => perTon(f, units));
   const cost = round(input.lines.reduce((s, l, f) => s + l.tons * costPerTon[f]!, 0), 2);
@@ -104,17 +120,30 @@ export function planTask(highs: Highs, input: PlanInput): PlanResult {
     const bound = !binding ? null : s.row.minTons !== null && s.row.minTons === s.row.maxTons ? (s.lp.dual >= 0 ? "min" : "max") : s.lp.status === BASIS.lower ? "min" : "max";
     return { name, tons, minTons: s.row.minTons, maxTons: s.row.maxTons, bound, shadowPrice: bound === null ? null : round(s.lp.dual, 2) } as const;
   });
-  return { ...head, status: "optimal", cost, independentCost, sharingCost: round(cost - independentCost!, 2), formulas, usage, conflicts: [] };
+  // The plan's average footprint on the mixes shown; unknown when a row of them has no known co2e.
+  let kg: number | null = 0;
+  mixes.forEach((units, f) => {
+    const rows = lines[f]!.problem.candidates.flatMap((c, j) => (units[j] === 0 ? [] : [{ co2e: c.co2e, percent: units[j]! / GRID }]));
+    const perTon = co2ePerTonOf(rows);
+    kg = kg === null || perTon === null ? null : kg + input.lines[f]!.tons * perTon;
+  });
+  const co2ePerTon = kg === null ? null : round(kg / totalTons, 1);
+  const cap = solution.co2e;
+  const capBinds = cap !== null && (cap.status === BASIS.upper || cap.status === BASIS.lower) && maxCo2e !== null;
+  // Per tonne of the plan: the row is written on the plan's average, so its dual over the total tons is per tonne of feed.
+  const co2e = capBinds ? { co2e: { limit: maxCo2e, shadowPrice: round(cap.dual / totalTons, 6), perTonneCo2e: round((-cap.dual / totalTons) * 1000, 2) } } : {};
+  return { ...head, status: "optimal", cost, independentCost, sharingCost: round(cost - independentCost!, 2), co2ePerTon, ...co2e, formulas, usage, conflicts: [] };
 }
 
 /** Half the window a supplied candidate's percent may move when its line's mix is rounded (percent). */
 const PIN = 0.0005;
 
 /**
- * The line's problem with each supplied candidate held within ±0.0005 % of the plan's percent: the
- * rounding re-solves the formula alone with its bounds pulled in, which would otherwise forget the supply.
+ * The line's problem with each supplied candidate held within ±0.0005 % of the plan's percent, and under
+ * a cap its footprint at most the plan's for this line: the rounding re-solves the formula alone with its
+ * bounds pulled in, which would otherwise forget the supply and the cap (so the shown mixes keep the cap).
  */
-function pinned(problem: LeastCostProblem, x: Float64Array, supplied: ReadonlySet<string>): LeastCostProblem {
+function pinned(problem: LeastCostProblem, x: Float64Array, supplied: ReadonlySet<string>, capped: boolean): LeastCostProblem {
   const pins = problem.candidates.flatMap((c, j) => {
     if (!supplied.has(c.name)) return [];
     const coefficients = new Float64Array(problem.candidates.length);
@@ -123,5 +152,8 @@ function pinned(problem: LeastCostProblem, x: Float64Array, supplied: ReadonlySe
     const upper = x[j]! + PIN;
     return [{ limit: { kind: "ingredient" as const, name: c.name, min: lower, max: upper }, coefficients, lower, upper }];
   });
-  return { ...problem, rows: [...problem.rows, ...pins] };
+  if (!capped) return { ...problem, rows: [...problem.rows, ...pins] };
+  const coefficients = co2eCoefficients(problem.candidates);
+  const footprint = coefficients.reduce((s, a, j) => s + a * x[j]!, 0);
+  return { ...problem, rows: [...problem.rows, ...pins, { limit: { kind: "co2e", max: footprint }, coefficients, lower: -Infinity, upper: footprint }] };
 }

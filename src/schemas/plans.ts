@@ -79,7 +79,16 @@ export const planResult = z.lazy(() =>
       totalTons: z.number(),
       cost: money("The plan's cost at these prices: Σ tons × costPerTon of the mixes shown"),
       independentCost: money("Σ tons × costPerTon of each formula optimized alone, supply ignored"),
-      sharingCost: money("cost − independentCost: what the shared supply costs"),
+      sharingCost: money("cost − independentCost: what the shared supply (and a maxCo2e cap) costs"),
+      co2ePerTon: z.number().nullable().meta({ description: "The plan's average footprint on the mixes shown, kg CO2e per tonne of feed (Σ tons × co2ePerTon / totalTons), 1 decimal; null when infeasible or a row shown has no known co2e." }),
+      co2e: z
+        .strictObject({
+          limit: z.number().meta({ description: "maxCo2e, kg CO2e per tonne of feed on the plan's average." }),
+          shadowPrice: z.number().meta({ description: "Change of the plan's cost per tonne of feed for 1 kg CO2e per tonne more allowed (≤ 0), 6 decimals." }),
+          perTonneCo2e: z.number().meta({ description: "−shadowPrice × 1000: the marginal cost of abating one tonne of CO2e, 2 decimals." }),
+        })
+        .optional()
+        .meta({ description: "Only with maxCo2e, when the cap binds." }),
       formulas: z.array(
         z.strictObject({
           id: z.string(),
@@ -113,7 +122,7 @@ export const planResult = z.lazy(() =>
           bestAchievable: z.number().nullable(),
           alone: z.boolean().optional(),
         }),
-      ).meta({ description: "Infeasible only: single-limit repairs of formula limits (with `formula`) and of supply bounds (`kind: supply`)." }),
+      ).meta({ description: "Infeasible only: single-limit repairs of formula limits (with `formula`), of supply bounds (`kind: supply`) and of a maxCo2e cap (`kind: co2e`, bestAchievable the least average footprint the plan reaches)." }),
     })
     .meta({ id: "PlanResult" }),
 );

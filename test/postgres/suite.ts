@@ -63,6 +63,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/nutrients.test.ts",
   "test/formulas-put.test.ts",
   "test/plan-events.test.ts",
+  "test/plan-carbon.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */

@@ -8,6 +8,7 @@ import { NotFoundError, ValidationError } from "../../domain/errors.ts";
 import { checkPlanReferences, parsePlanBody } from "../../domain/plan-rules.ts";
 import { planInput } from "../../optimize/plan-input.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
+import { candidatesParam, maxCo2eParameter } from "../../schemas/optimize.ts";
 import * as P from "../../schemas/plans.ts";
 import { jsonReply, okBody, openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
@@ -81,11 +82,13 @@ export const planRoutes = [
     path: "/v1/plans/:id/optimize",
     summary: "The plan optimized: every formula's mix under the shared supply, usage, supply shadow prices, the cost of sharing",
     description:
-      "The multi-blend program over every line: each formula's own limits, and for each supply row minTons <= Σ tons × percent / 100 <= maxTons; minimising the plan's cost at today's prices (or the what-if `price`s; a price on a non-candidate makes it a candidate of every line). Each formula's mix is rounded as a saved optimum is. `shadowPrice`: the change of the plan's cost per one more ton of a binding supply bound. Infeasible: single-limit repairs of formula limits and supply bounds.",
+      "The multi-blend program over every line: each formula's own limits, and for each supply row minTons <= Σ tons × percent / 100 <= maxTons; minimising the plan's cost at today's prices (or the what-if `price`s; a price on a non-candidate makes it a candidate of every line). Each formula's mix is rounded as a saved optimum is. `shadowPrice`: the change of the plan's cost per one more ton of a binding supply bound. `candidates=all`: every ingredient of the workspace is a candidate of every line. `maxCo2e`: the plan's average footprint capped (kg CO2e per tonne of feed; unknown footprints held at 0), `co2e` its shadow price when it binds. Infeasible: single-limit repairs of formula limits, supply bounds and the cap.",
     params: PLAN_PARAM,
     query: z.object({
       price: z.array(z.string()).optional().meta({ description: "A what-if price, `NAME=VALUE` (repeatable; never stored)." }),
       includeOutOfStock: z.enum(["true", "false"], { error: "includeOutOfStock must be true or false" }).optional().transform((v) => v === "true"),
+      candidates: candidatesParam,
+      maxCo2e: maxCo2eParameter,
     }),
     lookup: (ctx, params) => ctx.read.requirePlan(ctx.key.workspaceId, params.id),
     response: { status: 200, description: "The optimized plan", schema: P.planOptimizeRead },
@@ -93,9 +96,9 @@ export const planRoutes = [
     handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const prices = [...whatIfOf(ctx.rawQuery).prices].sort(byName);
-      return ctx.cached(cacheKey("plan-optimize", ws, params.id, prices, query.includeOutOfStock), async () => {
+      return ctx.cached(cacheKey("plan-optimize", ws, params.id, prices, query.includeOutOfStock, query.candidates, query.maxCo2e), async () => {
         const plan = await ctx.read.requirePlan(ws, params.id);
-        const input = await planInput(plan, (id) => ctx.read.requireFormula(ws, id), await ctx.read.listIngredientDetails(ws), prices, query.includeOutOfStock);
+        const input = await planInput(plan, (id) => ctx.read.requireFormula(ws, id), await ctx.read.listIngredientDetails(ws), prices, { includeOutOfStock: query.includeOutOfStock, candidates: query.candidates, maxCo2e: query.maxCo2e });
         return openBody(await ctx.solver.run("plan", input));
       });
     },
