@@ -6,7 +6,7 @@ import { render, type ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, quota, session, signIn, signOut, storedKey } from "./api.ts";
 import { heading, href, Link, moves, place } from "./router.tsx";
-import { num } from "./format.ts";
+import { count } from "./format.ts";
 import { SignIn } from "./pages/signin.tsx";
 import { PricesPage } from "./pages/prices.tsx";
 import { IngredientPage } from "./pages/ingredient.tsx";
@@ -95,7 +95,7 @@ function Shell(props: { screen: Screen }) {
           <span class={info.write ? "badge ok" : "badge"}>{info.write ? "can edit" : "read only"}</span>
           {left ? (
             <span class="small" title="Requests this key may still make this hour">
-              {num(left.remaining, 0)} of {num(left.limit, 0)} requests left this hour
+              {count(left.remaining)} of {count(left.limit)} requests left this hour
             </span>
           ) : null}
           <button type="button" class="link" onClick={signOut}>

@@ -46,6 +46,11 @@ describe("make run on a new data file", () => {
         results.set(`${method} ${new URL(url).pathname}`, { status: res.status, body: await res.json() });
       }
       for (const [request, { status }] of results) expect({ request, status }).toEqual({ request, status: 200 });
+      // The console's address as printed is the console's page.
+      const consoleUrl = /^The console, once the server above is running: (http:\/\/\S+) /m.exec(demo.stdout)?.[1];
+      expect(consoleUrl).toBe(`${server.url}/console/`);
+      const page = await fetch(consoleUrl!);
+      expect({ status: page.status, type: page.headers.get("content-type") }).toEqual({ status: 200, type: "text/html;charset=utf-8" });
       expect(results.get("GET /v1/ingredients")!.body.count).toBe(DEMO_INGREDIENTS);
       expect(results.get("GET /v1/formulas")!.body.count).toBe(DEMO_FORMULAS);
       expect(results.get("GET /v1/formulas/broiler-starter")!.body.data).toMatchObject({ id: "broiler-starter", species: "Poultry" });

@@ -4,7 +4,7 @@
  */
 import { useEffect } from "preact/hooks";
 import { XYChart } from "../chart.tsx";
-import { money, num, PER_T } from "../format.ts";
+import { co2e, money, PER_T, share } from "../format.ts";
 import { heading, href, Link, navigate, place, withQuery } from "../router.tsx";
 import { useResource } from "../resource.ts";
 import type { Envelope, FormulaDetail } from "../types.ts";
@@ -61,14 +61,14 @@ export function FrontierPage(props: { id: string }) {
                 lines={[{ label: `cheapest mix (${PER_T})`, values: byFootprint.map((p) => p.costPerTon) }]}
                 xLabel={`footprint ${CO2}`}
                 yLabels={[`cost ${PER_T}`]}
-                label={`Cost per tonne of the cheapest mix at each footprint, from ${num(byFootprint[0]!.co2ePerTon, 1)} to ${num(byFootprint.at(-1)!.co2ePerTon, 1)} kg CO2e per tonne`}
+                label={`Cost per tonne of the cheapest mix at each footprint, from ${co2e(byFootprint[0]!.co2ePerTon)} to ${co2e(byFootprint.at(-1)!.co2ePerTon)} kg CO2e per tonne`}
               />
               <Table
                 caption="Points of the frontier, from the least-cost mix to the least-CO2e mix"
                 rows={fr.points}
                 rowKey={(p) => String(p.co2ePerTon)}
                 columns={[
-                  { id: "co2e", label: "Footprint", num: true, cell: (p) => <Num value={num(p.co2ePerTon, 1)} unit={CO2} /> },
+                  { id: "co2e", label: "Footprint", num: true, cell: (p) => <Num value={co2e(p.co2ePerTon)} unit={CO2} /> },
                   { id: "cost", label: "Cost", num: true, cell: (p) => <Num value={money(p.costPerTon)} unit={PER_T} /> },
                   {
                     id: "mix",
@@ -78,7 +78,7 @@ export function FrontierPage(props: { id: string }) {
                       [...p.ingredients]
                         .sort((a, b) => b.percent - a.percent)
                         .slice(0, 3)
-                        .map((i) => `${i.name} ${num(i.percent, 2)} %`)
+                        .map((i) => `${i.name} ${share(i.percent)} %`)
                         .join(", "),
                   },
                 ]}
@@ -92,8 +92,8 @@ export function FrontierPage(props: { id: string }) {
                   rows={fr.abatement}
                   rowKey={(a) => `${a.from}-${a.to}`}
                   columns={[
-                    { id: "from", label: "From", num: true, cell: (a) => <Num value={num(a.from, 1)} unit={CO2} /> },
-                    { id: "to", label: "To", num: true, cell: (a) => <Num value={num(a.to, 1)} unit={CO2} /> },
+                    { id: "from", label: "From", num: true, cell: (a) => <Num value={co2e(a.from)} unit={CO2} /> },
+                    { id: "to", label: "To", num: true, cell: (a) => <Num value={co2e(a.to)} unit={CO2} /> },
                     { id: "cost", label: "Per tonne CO2e avoided", num: true, cell: (a) => (a.costPerTonneCo2e === null ? "—" : <Num value={money(a.costPerTonneCo2e)} unit="per t CO2e" />) },
                   ]}
                 />

@@ -6,10 +6,11 @@
  * progress and an infeasible plan lists the single changes that would make it feasible.
  */
 import { useEffect } from "preact/hooks";
-import { change, day, fixed, money, num, PER_T, T, tonnes } from "../format.ts";
+import { change, day, money, PER_T, share, T, tonnes, value } from "../format.ts";
 import { heading, href, Link } from "../router.tsx";
 import { useResource } from "../resource.ts";
 import type { Envelope, Plan, PlanResult, PlanUsage } from "../types.ts";
+import { limitUnit, useUnits } from "../nutrients.ts";
 import { Empty, LimitBar, limitText, Loaded, Num, Table } from "../ui.tsx";
 
 type Line = PlanResult["formulas"][number];
@@ -24,6 +25,7 @@ function bindingText(u: PlanUsage): string {
 
 function Result(props: { r: PlanResult; plan: Plan }) {
   const { r } = props;
+  const units = useUnits();
   if (r.status === "infeasible")
     return (
       <div class="note error" role="alert" data-status="infeasible">
@@ -31,11 +33,12 @@ function Result(props: { r: PlanResult; plan: Plan }) {
         <ul>
           {r.conflicts.map((c, i) => {
             const what = c.kind === "supply" ? `${c.name} supply ${c.bound}` : `${c.formula ?? ""}: ${c.key ?? c.name ?? `${c.numerator} : ${c.denominator}`} ${c.bound}`;
-            const unit = c.kind === "supply" ? ` ${T}` : c.kind === "ingredient" ? " %" : "";
+            const unit = limitUnit(units, c) ? ` ${limitUnit(units, c)}` : "";
+            const show = c.kind === "supply" ? tonnes : value;
             return (
               <li key={i}>
-                {what} from {num(c.limit)}
-                {unit} to {c.bestAchievable === null ? "—" : `${num(c.bestAchievable)}${unit}`}
+                {what} from {show(c.limit)}
+                {unit} to {c.bestAchievable === null ? "—" : `${show(c.bestAchievable)}${unit}`}
               </li>
             );
           })}
@@ -130,7 +133,7 @@ function Mix(props: { line: Line }) {
         rowKey={(i) => i.name}
         columns={[
           { id: "name", label: "Ingredient", cell: (i) => i.name },
-          { id: "percent", label: "Inclusion", num: true, cell: (i) => <Num value={fixed(i.percent, 4)} unit="%" /> },
+          { id: "percent", label: "Inclusion", num: true, cell: (i) => <Num value={share(i.percent)} unit="%" /> },
           { id: "tons", label: "Over the plan", num: true, cell: (i) => <Num value={tonnes(i.tons)} unit={T} /> },
         ]}
       />

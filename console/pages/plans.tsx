@@ -2,7 +2,7 @@
  * Plans: the production plans of the workspace (GET /v1/plans, newest first), each with its tonnage
  * and number of formulas; one request. A plan's own page optimizes it.
  */
-import { day, num, T, tonnes } from "../format.ts";
+import { count, day, T, tonnes } from "../format.ts";
 import { href, Link } from "../router.tsx";
 import { useResource } from "../resource.ts";
 import type { Envelope, PlanSummary } from "../types.ts";
@@ -27,7 +27,7 @@ export function PlansPage() {
               rowKey={(p) => p.id}
               columns={[
                 { id: "name", label: "Plan", cell: (p) => <Link href={href(["plans", p.id])}>{p.name}</Link> },
-                { id: "formulas", label: "Formulas", num: true, cell: (p) => <Num value={num(p.formulas, 0)} unit={p.formulas === 1 ? "formula" : "formulas"} /> },
+                { id: "formulas", label: "Formulas", num: true, cell: (p) => <Num value={count(p.formulas)} unit={p.formulas === 1 ? "formula" : "formulas"} /> },
                 { id: "tons", label: "Tonnage", num: true, cell: (p) => <Num value={tonnes(p.totalTons)} unit={T} /> },
                 { id: "updated", label: "Changed", wide: true, cell: (p) => day(p.updatedAt) },
               ]}

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { XYChart } from "../chart.tsx";
-import { money, num, PER_T } from "../format.ts";
+import { money, PER_T, share } from "../format.ts";
 import { heading, href, Link, navigate, place, withQuery } from "../router.tsx";
 import { useResource } from "../resource.ts";
 import type { Envelope, FormulaDetail, Price } from "../types.ts";
@@ -107,8 +107,8 @@ export function SweepPage(props: { id: string }) {
                   rowKey={(b) => String(b.price)}
                   columns={[
                     { id: "price", label: "At", num: true, cell: (b) => <Num value={money(b.price)} unit={PER_T} /> },
-                    { id: "below", label: "Just below", num: true, cell: (b) => <Num value={num(b.percentBelow)} unit="%" /> },
-                    { id: "above", label: "From there", num: true, cell: (b) => <Num value={num(b.percentAbove)} unit="%" /> },
+                    { id: "below", label: "Just below", num: true, cell: (b) => <Num value={share(b.percentBelow)} unit="%" /> },
+                    { id: "above", label: "From there", num: true, cell: (b) => <Num value={share(b.percentAbove)} unit="%" /> },
                   ]}
                 />
               )}
@@ -120,7 +120,7 @@ export function SweepPage(props: { id: string }) {
                   rowKey={(p) => String(p.price)}
                   columns={[
                     { id: "price", label: "Price", num: true, cell: (p) => <Num value={money(p.price)} unit={PER_T} /> },
-                    { id: "percent", label: "In the optimum", num: true, cell: (p) => (p.percent === null ? "—" : <Num value={num(p.percent)} unit="%" />) },
+                    { id: "percent", label: "In the optimum", num: true, cell: (p) => (p.percent === null ? "—" : <Num value={share(p.percent)} unit="%" />) },
                     { id: "cost", label: "Cost", num: true, cell: (p) => (p.costPerTon === null ? "—" : <Num value={money(p.costPerTon)} unit={PER_T} />) },
                   ]}
                 />

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { closeBrowser, type Watch } from "../helpers/browser.ts";
 import { startConsoleSite, type ConsoleSite } from "../helpers/console-site.ts";
-import { clean as cleanPage, column, money, num, visit as visitAs, type Env } from "../helpers/console-page.ts";
+import { clean as cleanPage, column, fixed, money, num, visit as visitAs, type Env } from "../helpers/console-page.ts";
 
 let site: ConsoleSite;
 beforeAll(async () => {
@@ -99,7 +99,7 @@ describe("the console's pages show what the API gives the same key", () => {
       "/v1/formulas/broiler-starter",
     );
     expect(await column(page, `Composition of ${f.data.name}`, "name")).toEqual(f.data.ingredients.map((i) => i.name));
-    expect(await column(page, `Composition of ${f.data.name}`, "percent")).toEqual(f.data.ingredients.map((i) => `${num(i.percent)} %`));
+    expect(await column(page, `Composition of ${f.data.name}`, "percent")).toEqual(f.data.ingredients.map((i) => `${fixed(i.percent, 4)} %`));
     const keys = await column(page, `Nutrients of ${f.data.name} against`, "key");
     const achieved = await column(page, `Nutrients of ${f.data.name} against`, "value");
     expect(keys.length).toBe(new Set([...Object.keys(f.data.nutrients), ...f.data.constraints.nutrients.map((n) => n.key)]).size);
@@ -119,7 +119,7 @@ describe("the console's pages show what the API gives the same key", () => {
     expect(await page.locator(".facts .big.good").textContent()).toBe(`${money(r.data.saving.perTon)} /t`);
     const names = await column(page, "Saved mix beside the optimum", "name");
     const optimum = await column(page, "Saved mix beside the optimum", "optimum");
-    for (const i of r.data.optimized.ingredients) expect(optimum[names.indexOf(i.name)]).toBe(`${num(i.percent)} %`);
+    for (const i of r.data.optimized.ingredients) expect(optimum[names.indexOf(i.name)]).toBe(`${fixed(i.percent, 4)} %`);
     expect(await column(page, "Candidates left out", "name")).toEqual(r.data.excluded.map((x) => x.name));
     await clean(page, watch);
   });
@@ -170,7 +170,7 @@ describe("the console's pages show what the API gives the same key", () => {
       "/v1/formulas/broiler-starter/batch?size=2000&resolution=0.5&microResolution=0.01&microBelow=20",
     );
     expect(await column(page, `Batch sheet of ${sheet.data.name}`, "name")).toEqual(sheet.data.lines.map((l) => l.name));
-    expect(await column(page, `Batch sheet of ${sheet.data.name}`, "kg")).toEqual(sheet.data.lines.map((l) => `${num(l.kg, 3)} kg`));
+    expect(await column(page, `Batch sheet of ${sheet.data.name}`, "kg")).toEqual(sheet.data.lines.map((l) => `${fixed(l.kg, 3)} kg`));
     const pdf = await page.pdf({ format: "A4" });
     // Pages of the PDF: one /Type /Page object each.
     expect(new TextDecoder("latin1").decode(pdf).match(/\/Type\s*\/Page\b/g)?.length).toBe(1);
@@ -184,7 +184,7 @@ describe("the console's pages show what the API gives the same key", () => {
       `/v1/formulas/broiler-starter/sweep?${q}`,
     );
     expect(await column(page, "Prices of Soybean meal 48% at which", "price")).toEqual(s.data.breakpoints.map((b) => `${money(b.price)} /t`));
-    expect(await column(page, "Sweep of Soybean meal 48%", "percent")).toEqual(s.data.points.map((p) => (p.percent === null ? "—" : `${num(p.percent)} %`)));
+    expect(await column(page, "Sweep of Soybean meal 48%", "percent")).toEqual(s.data.points.map((p) => (p.percent === null ? "—" : `${fixed(p.percent, 4)} %`)));
     expect(await column(page, "Sweep of Soybean meal 48%", "cost")).toEqual(s.data.points.map((p) => (p.costPerTon === null ? "—" : `${money(p.costPerTon)} /t`)));
     expect(Number(await page.locator(".chart").getAttribute("data-points"))).toBe(s.data.points.length);
     await clean(page, watch);
@@ -196,8 +196,11 @@ describe("the console's pages show what the API gives the same key", () => {
       "/v1/formulas/broiler-starter/frontier?candidates=formula",
     );
     if (fr.data.points.length === 0) expect(await page.locator("[data-status]").textContent()).toContain("no frontier to draw");
-    expect(await column(page, "Points of the frontier", "co2e")).toEqual(fr.data.points.map((p) => `${num(p.co2ePerTon, 1)} kg CO2e/t`));
+    expect(await column(page, "Points of the frontier", "co2e")).toEqual(fr.data.points.map((p) => `${fixed(p.co2ePerTon, 1)} kg CO2e/t`));
     expect(await column(page, "Points of the frontier", "cost")).toEqual(fr.data.points.map((p) => `${money(p.costPerTon)} /t`));
+    const abatement = fr.data.abatement as unknown as { from: number; to: number }[];
+    expect(await column(page, "Abatement cost", "from")).toEqual(abatement.map((a) => `${fixed(a.from, 1)} kg CO2e/t`));
+    expect(await column(page, "Abatement cost", "to")).toEqual(abatement.map((a) => `${fixed(a.to, 1)} kg CO2e/t`));
     expect(await column(page, "Abatement cost", "cost")).toEqual(fr.data.abatement.map((a) => (a.costPerTonneCo2e === null ? "—" : `${money(a.costPerTonneCo2e)} per t CO2e`)));
     await clean(page, watch);
   });

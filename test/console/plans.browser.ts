@@ -121,7 +121,7 @@ describe("the Plans pages show what the plans API gives the same key", () => {
     const alert = (await page.locator("[data-status=infeasible]").textContent())!;
     expect(alert).toContain("No mixes meet every formula's limits within this supply");
     expect(await page.locator("[data-status=infeasible] li").count()).toBe(r.conflicts.length);
-    if (r.conflicts.some((c) => c.kind === "supply")) expect(alert).toContain(`${capped.name} supply min from 100,000 t`);
+    if (r.conflicts.some((c) => c.kind === "supply")) expect(alert).toContain(`${capped.name} supply min from ${tonnes(100_000)} t`);
     await clean(site, page, watch);
   });
 
