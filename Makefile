@@ -119,7 +119,10 @@ bench: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
 	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
+	$(BUN) bench/plans.ts
+	$(BUN) bench/confidence.ts
 	$(BUN) bench/compare-builds.ts
+	$(BUN) bench/issue29.ts
 	$(MAKE) bench-console
 
 # Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.
@@ -132,6 +135,8 @@ bench-optimize: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
 	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
+	$(BUN) bench/plans.ts
+	$(BUN) bench/confidence.ts
 
 # The console's Prices page in chromium: time to interactive and bytes on the wire against its budget.
 bench-console: $(DEPS) $(EXE) console-tools

@@ -4,7 +4,7 @@
  * with 32 writers). Scenarios: PUT /v1/prices/:name (p99 and throughput), cached GET of one ingredient
  * and of one formula (throughput); then each server's resident memory idle and at its peak.
  * Runs alternate between the sides, repetition by repetition. `bun bench/issue29.ts [commit] [exe]`,
- * after `make build`; prints a Markdown section (bench/RESULTS.md quotes it).
+ * after `make build` (make bench runs it); writes its section of bench/RESULTS.md and prints it.
  */
 import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { CapturedResponse } from "./bare-server.ts";
 import { generateFormulas, generateIngredients, ingredientsCsv, SEED } from "./dataset.ts";
 import { medianOf, serve, stop, type Server } from "./history.ts";
+import { writeSection } from "./results-file.ts";
 import { freePort, memoryKiB } from "./system.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -147,8 +148,7 @@ try {
     );
   }
   const mib = (kib: number) => (kib / 1024).toFixed(0);
-  console.log(
-    [
+  const section = [
       "## Issue 29: write tail, cached reads and memory against the build before",
       "",
       `From bench/issue29.ts, ${new Date().toISOString().slice(0, 16)}Z on ${cpus().length} cores (load average per core at the end ${(loadavg()[0]! / cpus().length).toFixed(2)}): this build (${EXE.replace(ROOT + "/", "")}) against ${BEFORE} and the bare limits (bench/bare-server.ts on the same bytes; bench/bare-commit.ts with 32 writers for PUT), ${REPS} alternating wrk -t2 -c32 ${SECONDS} s runs per side, medians.`,
@@ -158,8 +158,9 @@ try {
       ...rows,
       "",
       `Resident memory of the two servers: idle after start ${mib(idle.after)} MiB now, ${mib(idle.before)} MiB before; peak over the run ${mib(peak.after)} MiB now, ${mib(peak.before)} MiB before.`,
-    ].join("\n"),
-  );
+  ];
+  writeSection(section);
+  console.log(section.join("\n"));
 } finally {
   for (const server of servers) await stop(server).catch(() => {});
   bareProc?.kill("SIGTERM");

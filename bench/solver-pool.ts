@@ -31,7 +31,7 @@ import { largeFormula } from "../test/helpers/large-formula.ts";
 import { medianOf, quantile, serve, stop, wrk, type Server } from "./history.ts";
 import { largeFormula as benchFormula } from "./optimize.ts";
 import { writeSection } from "./results-file.ts";
-import { memoryKiB } from "./system.ts";
+import { memoryKiB, waitForIdle } from "./system.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const HEADING = "## Solver pool under load";
@@ -50,6 +50,8 @@ export interface PoolBench {
   rssMiB: { idle: number; peakLoaded: number };
   solvesDuringLoad: number;
   hopMs: { inProcess: number[]; pool: number[] };
+  /** Pairs of phases that started with the machine busy (other work on it). */
+  busyStarts: number;
 }
 
 function prepare(tmp: string): { dataPath: string; keys: string[] } {
@@ -149,12 +151,14 @@ export async function benchSolverPool(exe: string): Promise<PoolBench> {
     const pathsFile = join(tmp, "paths.txt");
     const keysFile = join(tmp, "keys.txt");
     writeFileSync(pathsFile, "/v1/ingredients/Maize\n");
-    const figures: PoolBench = { healthP99Ms: { idle: [], loaded: [] }, ingredientRps: { idle: [], loaded: [] }, rssMiB: { idle: 0, peakLoaded: 0 }, solvesDuringLoad: 0, hopMs: { inProcess: [], pool: [] } };
+    const figures: PoolBench = { healthP99Ms: { idle: [], loaded: [] }, ingredientRps: { idle: [], loaded: [] }, rssMiB: { idle: 0, peakLoaded: 0 }, solvesDuringLoad: 0, hopMs: { inProcess: [], pool: [] }, busyStarts: 0 };
     await untilLoaded(server, keys[0]!);
     figures.rssMiB.idle = memoryKiB(server.proc.pid, "VmRSS") / 1024;
     let base = 1000;
     for (let phase = 0; phase < PHASES; phase++) {
       progress(`phase ${phase + 1} of ${PHASES}: idle`);
+      // The machine is shared: each pair of phases starts at as quiet a moment as a few seconds find.
+      if (!(await waitForIdle(3000)).idle) figures.busyStarts++;
       figures.healthP99Ms.idle.push(await healthP99(server, keys[0]!));
       writeFileSync(keysFile, keys[2 + phase * 2]! + "\n");
       figures.ingredientRps.idle.push((await wrk(server.url, "GET", pathsFile, keysFile, (base += 10_000))).rate);
@@ -170,6 +174,7 @@ export async function benchSolverPool(exe: string): Promise<PoolBench> {
     }
     await stop(server);
     progress(`the 60 × 30 answer, ${HOP_SOLVES} times through one worker and in-process`);
+    await waitForIdle(3000);
     figures.hopMs = await hop();
     return figures;
   } finally {
@@ -197,7 +202,7 @@ export function renderSolverPool(b: PoolBench): string[] {
   return [
     HEADING,
     "",
-    `Measured ${new Date().toISOString().slice(0, 16)}Z by \`bun bench/solver-pool.ts\` on a shared 2-core machine (dist/feedbase, default pool: one worker per core but one; ${PHASES} idle and ${PHASES} loaded phases alternating, medians over phases; figures are for reading, not asserted). Load: ${IN_FLIGHT} distinct optimizations of a generated 60-candidate formula (about a second each) kept in flight; ${b.solvesDuringLoad} answered during the loaded phases.`,
+    `Measured ${new Date().toISOString().slice(0, 16)}Z by \`bun bench/solver-pool.ts\` on a shared 2-core machine (dist/feedbase, default pool: one worker per core but one; ${PHASES} idle and ${PHASES} loaded phases alternating, medians over phases; figures are for reading, not asserted). Load: ${IN_FLIGHT} distinct optimizations of a generated 60-candidate formula (about a second each) kept in flight; ${b.solvesDuringLoad} answered during the loaded phases. ${b.busyStarts} of ${PHASES} pairs of phases started with the machine busy with other work.`,
     "",
     "| figure | idle | 4 large solves in flight | ratio | target |",
     "|---|---:|---:|---:|---|",

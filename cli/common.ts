@@ -90,9 +90,9 @@ export function intInRange(name: string, min: number, max: number): (value: stri
 export function instantOption(flags: string, description: string, rounding: "down" | "up" = "down"): Option {
   const name = /^--(\w+)/.exec(flags)![1]!;
   const schema = instant(name, rounding);
-  return new Option(flags, `${description} (ISO 8601, e.g. 2026-10-01T00:00:00Z)`).argParser((value: string) => {
+  return new Option(flags, `${description} (ISO 8601, e.g. 2026-10-01T00:00:00Z, or a date 2026-10-01 meaning its 00:00 UTC)`).argParser((value: string) => {
     const parsed = schema.safeParse(value);
-    if (!parsed.success) throw new InvalidArgumentError(`--${name} must be an ISO 8601 date-time with a time zone, such as 2026-10-01T00:00:00Z`);
+    if (!parsed.success) throw new InvalidArgumentError(`--${name} must be an ISO 8601 date-time with a time zone, such as 2026-10-01T00:00:00Z, or a date such as 2026-10-01`);
     return parsed.data;
   });
 }

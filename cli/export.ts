@@ -2,6 +2,8 @@ import { Option, type Command } from "commander";
 import type { AdminStore } from "../src/admin/ops.ts";
 import { formulasToCsv, formulasToJson } from "../src/domain/formula-file.ts";
 import { ingredientsToCsv, ingredientsToJson } from "../src/domain/ingredient-file.ts";
+import { nutrientsToCsv, nutrientsToJson } from "../src/domain/nutrient-file.ts";
+import type { NutrientDefinition } from "../src/domain/nutrients.ts";
 import { dataOption, oneOf, withExamples, withData, workspaceOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
@@ -35,9 +37,9 @@ function exportCommand<T>(group: Command, kind: ExportKind<T>, io: Io): void {
   );
 }
 
-/** `feedbase export ingredients|formulas` to stdout; JSON (and ingredient CSV) import back byte for byte. */
+/** `feedbase export ingredients|formulas|nutrients` to stdout; JSON (and ingredient and nutrient CSV) import back byte for byte. */
 export function registerExport(program: Command, io: Io): void {
-  const group = program.command("export").description("export ingredients or formulas to stdout, in the import formats");
+  const group = program.command("export").description("export ingredients, formulas or nutrient definitions to stdout, in the import formats");
   exportCommand(group, {
     name: "ingredients",
     description: "every ingredient in full: JSON keeps timestamps; CSV has one column per nutrient key, sorted",
@@ -53,5 +55,13 @@ export function registerExport(program: Command, io: Io): void {
     csv: formulasToCsv,
     json: formulasToJson,
     examples: ["feedbase export formulas > formulas.json", "feedbase export formulas --format csv > formulas.csv"],
+  }, io);
+  exportCommand(group, {
+    name: "nutrients",
+    description: "every nutrient definition (key, name, unit, basis), by key; keys used without one are not exported",
+    list: async (store, workspaceId) => (await store.listNutrients(workspaceId)).filter((n): n is NutrientDefinition => n.name !== null),
+    csv: nutrientsToCsv,
+    json: nutrientsToJson,
+    examples: ["feedbase export nutrients --format csv > nutrients.csv", "feedbase export nutrients --workspace north-mill > nutrients.json"],
   }, io);
 }

@@ -9,6 +9,9 @@ import { solveInProcess } from "../src/optimize/tasks.ts";
 import { parsePrice } from "../src/optimize/what-if.ts";
 import { FORMULA_ID } from "../src/schemas/formulas.ts";
 import { maxCo2eParameter, type OptimizeResult } from "../src/schemas/optimize.ts";
+import type { FormulaConstraints } from "../src/domain/formula-math.ts";
+import type { NutrientListing } from "../src/domain/nutrients.ts";
+import { printLimits } from "./limits-table.ts";
 import { dataOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
@@ -38,7 +41,7 @@ export function collectPrice(value: string, prices: Map<string, number>): Map<st
 }
 
 /** `--max-co2e`, read by the API's own rule (a number within ±10^6 kg CO2e per tonne). */
-const maxCo2eOption = (value: string): number => {
+export const maxCo2eOption = (value: string): number => {
   const parsed = maxCo2eParameter.safeParse(value);
   if (!parsed.success) throw new InvalidArgumentError(`--${parsed.error.issues[0]!.message}`);
   return parsed.data!;
@@ -90,7 +93,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
             const options = opts.candidates === "all" ? everyIngredient(asked, every) : asked;
             const result = await solveInProcess("optimize", optimizeInput(formula, lookup, options));
             if (opts.json) printDocument(io, result);
-            else printReport(io, result);
+            else printReport(io, result, formula.constraints, new Map((await store.listNutrients(ws)).map((d) => [d.key, d])));
             if (opts.saveAs === undefined) return;
             if (result.optimized === null) throw new CliFailure(`${id} is infeasible: nothing to save (relax the limits the report names)`);
             const [file] = parseFormulaFile([
@@ -104,7 +107,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
                 constraints: formula.constraints,
               },
             ]);
-            const [saved] = await store.importFormulas(ws, [file!], { replace: false, now: isoTime(Date.now()) });
+            const [saved] = await store.importFormulas(ws, [file!], { replace: false, now: isoTime(Date.now()), events: true });
             (opts.json ? io.err : io.out)(`Saved the optimized mix as formula ${saved!.id} (${saved!.name}), total cost ${saved!.totalCost.toFixed(2)}\n`);
             warnUnmetLimits(io, [saved!]);
           });
@@ -132,7 +135,7 @@ export const conflictRows = (alone: boolean): [string, (c: OptimizeResult["confl
 const fixed = (v: number | null, d = 2) => (v === null ? "-" : v.toFixed(d));
 
 /** The readable report: what a nutritionist scans first, then how firm the answer is. */
-function printReport(io: Io, r: OptimizeResult): void {
+function printReport(io: Io, r: OptimizeResult, constraints: FormulaConstraints, definitions: ReadonlyMap<string, NutrientListing>): void {
   const out = (text: string) => io.out(text);
   out(`${r.id}: ${r.name}, batch of ${r.batchSize} kg: ${r.status}\n`);
   if (r.optimized === null) {
@@ -160,6 +163,8 @@ function printReport(io: Io, r: OptimizeResult): void {
     ],
     false,
   );
+  out("\nNutrients of the optimized mix against the limits:\n");
+  printLimits(io, { ingredients: r.optimized.ingredients, nutrients: r.optimized.nutrients, constraints }, definitions);
   const binding = [
     ...r.shadowPrices.nutrients.map((b) => ({ ...b, label: b.key })),
     ...r.shadowPrices.ingredients.map((b) => ({ ...b, label: `${b.name} (inclusion %)` })),

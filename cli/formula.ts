@@ -2,14 +2,17 @@ import type { Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
 import { registerFormulaFrontier } from "./formula-frontier.ts";
 import { registerFormulaOptimize } from "./formula-optimize.ts";
+import { registerFormulaShow } from "./formula-show.ts";
 import { registerFormulaBatch } from "./formula-batch.ts";
 import { registerFormulaSweep } from "./formula-sweep.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
-/** `feedbase formula cost` (the data of GET /v1/formulas/:id/cost) and `formula delete` (admin clean-up; formulas are read-only over HTTP). */
+/** `feedbase formula list|show|cost|optimize|delete`. */
 export function registerFormula(program: Command, io: Io): void {
-  const group = program.command("formula").description("formula costs, least-cost optimization and clean-up (formulas enter through feedbase import formulas)");
+  const group = program.command("formula").description("saved formulas: list, show, costs, least-cost optimization and clean-up (formulas enter through feedbase import formulas or PUT /v1/formulas/:id)");
+
+  registerFormulaShow(group, io);
 
   withExamples(
     group
@@ -27,16 +30,17 @@ export function registerFormula(program: Command, io: Io): void {
             const percent = cost.changePercent === null ? "" : `, ${signed(cost.changePercent)}%`;
             io.out(
               `${cost.id}: ${cost.name}, batch of ${cost.batchSize} kg, at the prices of ${cost.at}\n` +
-                `Saved cost ${cost.totalCost.toFixed(2)} → cost ${cost.cost.toFixed(2)} (${signed(cost.change)}${percent})\n`,
+                `Saved cost ${cost.totalCost.toFixed(2)} → cost ${cost.cost.toFixed(2)} per batch (${signed(cost.change)}${percent}); ` +
+                `per tonne ${(cost.costPerTon - cost.changePerTon).toFixed(2)} → ${cost.costPerTon.toFixed(2)} (${signed(cost.changePerTon)})\n`,
             );
             printRows(io,
               cost.ingredients,
               [
                 ["INGREDIENT", (r) => r.name],
-                ["PERCENT", (r) => String(r.percent)],
-                ["AMOUNT", (r) => String(r.amount)],
-                ["SAVED PRICE", (r) => String(r.savedPrice)],
-                ["PRICE", (r) => String(r.price)],
+                ["%", (r) => String(r.percent)],
+                ["AMOUNT KG", (r) => String(r.amount)],
+                ["SAVED PRICE/T", (r) => String(r.savedPrice)],
+                ["PRICE/T", (r) => String(r.price)],
                 ["COST", (r) => r.cost.toFixed(2)],
                 ["CHANGE", (r) => signed(r.change)],
               ],

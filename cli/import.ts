@@ -1,8 +1,7 @@
 import type { Command } from "commander";
-import { violationText } from "../src/domain/violations.ts";
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
-import { checkConstraints } from "../src/domain/formula-math.ts";
+import { unmetLimitsWarnings } from "../src/domain/formula-writes.ts";
 import type { FormulaDetail } from "../src/schemas/formulas.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import type { FileFormat } from "../src/domain/ingredient-file.ts";
@@ -52,25 +51,26 @@ async function allOrNothing<T>(file: string, importFile: () => T | Promise<T>): 
  * @example warnUnmetLimits(io, await store.importFormulas(ws, file, options)) // warning: starter does not meet its constraints: CP 24.5 < min 30
  */
 export function warnUnmetLimits(io: Io, saved: readonly FormulaDetail[]): void {
-  for (const f of saved) {
-    const missed = checkConstraints(f).map(violationText);
-    if (missed.length > 0) io.err(`warning: ${f.id} does not meet its constraints: ${missed.join(", ")}\n`);
-  }
+  for (const f of saved) for (const warning of unmetLimitsWarnings(f)) io.err(`warning: ${warning}\n`);
 }
 
-/** `feedbase import ingredients|formulas`: validate the whole file, then write it in one short transaction. */
+/** `--no-events` on every import: for a first load, which no receiver needs to hear about row by row. */
+const NO_EVENTS = ["--no-events", "fire no webhook events (a first load); the price history is recorded as always"] as const;
+
+/** `feedbase import ingredients|prices|formulas`: validate the whole file, then write it in one short transaction. */
 export function registerImport(program: Command, io: Io): void {
-  const group = program.command("import").description("import ingredients (CSV or JSON) or formulas (JSON): all or nothing, no webhook events");
+  const group = program.command("import").description("import ingredients (CSV or JSON), prices (CSV), formulas (JSON) or nutrient definitions: all or nothing, firing the events the API would");
 
   withExamples(
     group
       .command("ingredients <file>")
       .description("import ingredients from CSV (header name,category,price,inStock,<nutrient key>...) or JSON (the export's format)")
       .addOption(workspaceOption("workspace to import into"))
-      .option("--update", "replace category, price, inStock and all nutrients of names that already exist (no price.updated events)")
+      .option("--update", "change names that already exist where the file names a field: absent columns keep theirs, an empty nutrient cell removes that nutrient")
+      .option(...NO_EVENTS)
       .addOption(dataOption())
       .action(
-        (file: string, opts: { workspace: string; update?: boolean; data: string }) => {
+        (file: string, opts: { workspace: string; update?: boolean; events: boolean; data: string }) => {
           const text = readText(file);
           return withData(opts, async ({ store, workspace }) => {
             const ws = await workspace();
@@ -78,6 +78,7 @@ export function registerImport(program: Command, io: Io): void {
               store.importIngredients(ws.id, text, formatOf(file, text), {
                 update: opts.update === true,
                 now: isoTime(Date.now()),
+                events: opts.events,
                 onProgress: (checked, total) => io.err(`progress: checked ${checked.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows\n`),
               }),
             );
@@ -89,8 +90,52 @@ export function registerImport(program: Command, io: Io): void {
     [
       "feedbase import ingredients prices.csv",
       "feedbase import ingredients ingredients.json --workspace north-mill --update",
+      "feedbase import ingredients prices.csv --update   # header name,price: prices only, nutrients kept",
+      "feedbase import ingredients first-load.csv --no-events",
       "printf 'name,category,price,inStock,CP\\nMaize,Cereals,228,yes,8.5\\n' > maize.csv && feedbase import ingredients maize.csv",
     ],
+  );
+
+  withExamples(
+    group
+      .command("prices <file>")
+      .description("the weekly purchasing file: CSV with columns name,price and optionally inStock, at (a past date-time or date for the history entry, default now)")
+      .addOption(workspaceOption("workspace to import into"))
+      .option(...NO_EVENTS)
+      .addOption(dataOption())
+      .action((file: string, opts: { workspace: string; events: boolean; data: string }) => {
+        const text = readText(file);
+        const now = isoTime(Date.now());
+        return withData(opts, async ({ store, workspace }) => {
+          const ws = await workspace();
+          const { readPriceFile } = await import("../src/domain/price-file.ts");
+          const result = await allOrNothing(file, async () => store.importPrices(ws.id, readPriceFile(text, now), { now, events: opts.events }));
+          io.out(`${result.changed} changed, ${result.unchanged} unchanged (workspace ${ws.slug})\n`);
+        });
+      }),
+    [
+      "feedbase import prices week-48.csv",
+      "printf 'name,price,inStock,at\\nMaize,231,yes,2026-11-23\\n' > week.csv && feedbase import prices week.csv --workspace north-mill",
+    ],
+  );
+
+  withExamples(
+    group
+      .command("nutrients <file>")
+      .description("nutrient definitions from CSV (header key,name,unit,basis) or JSON (the export's format): each key defined or replaced")
+      .addOption(workspaceOption("workspace to import into"))
+      .option("--no-events", "accepted like every import's; definitions fire no events")
+      .addOption(dataOption())
+      .action((file: string, opts: { workspace: string; data: string }) => {
+        const text = readText(file);
+        return withData(opts, async ({ store, workspace }) => {
+          const ws = await workspace();
+          const { readNutrientFile } = await import("../src/domain/nutrient-file.ts");
+          const result = await allOrNothing(file, async () => store.importNutrients(ws.id, readNutrientFile(text, formatOf(file, text))));
+          io.out(`Imported ${result.added + result.replaced} nutrient definitions into workspace ${ws.slug} (${result.added} new, ${result.replaced} replaced)\n`);
+        });
+      }),
+    ["feedbase import nutrients nutrients.csv", "feedbase export nutrients --workspace north-mill > n.json && feedbase import nutrients n.json --workspace south-mill"],
   );
 
   withExamples(
@@ -99,13 +144,14 @@ export function registerImport(program: Command, io: Io): void {
       .description("import formulas from JSON; prices and nutrients come from the ingredient database unless the file gives them")
       .addOption(workspaceOption("workspace to import into"))
       .option("--replace", "overwrite formulas whose id already exists")
+      .option(...NO_EVENTS)
       .addOption(dataOption())
       .action(
-        (file: string, opts: { workspace: string; replace?: boolean; data: string }) => {
+        (file: string, opts: { workspace: string; replace?: boolean; events: boolean; data: string }) => {
           const text = readText(file);
           return withData(opts, async ({ store, workspace }) => {
             const ws = await workspace();
-            const saved = await allOrNothing(file, () => store.importFormulas(ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()) }));
+            const saved = await allOrNothing(file, () => store.importFormulas(ws.id, readFormulaFile(text), { replace: opts.replace === true, now: isoTime(Date.now()), events: opts.events }));
             io.out(`Imported ${saved.length} formula${saved.length === 1 ? "" : "s"} into workspace ${ws.slug}\n`);
             printRows(io, saved, [["ID", (f) => f.id], ["NAME", (f) => f.name], ["TOTAL COST", (f) => f.totalCost.toFixed(2)]], false);
             warnUnmetLimits(io, saved);

@@ -22,6 +22,8 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   export: async () => (await import("./export.ts")).registerExport,
   ingredient: async () => (await import("./ingredient.ts")).registerIngredient,
   formula: async () => (await import("./formula.ts")).registerFormula,
+  nutrient: async () => (await import("./nutrient.ts")).registerNutrient,
+  plan: async () => (await import("./plan.ts")).registerPlan,
   price: async () => (await import("./price.ts")).registerPrice,
   report: async () => (await import("./report.ts")).registerReport,
   backup: async () => (await import("./backup.ts")).registerBackup,

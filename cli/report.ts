@@ -28,16 +28,19 @@ export function registerReport(program: Command, io: Io): void {
             const changes = await store.costChanges((await workspace()).id, opts.since ?? null);
             if (opts.json) return printDocument(io, changes);
             const basis = opts.since ? `since ${opts.since}` : "since each formula was saved";
-            io.out(`Cost per batch at today's prices, ${basis}: ${changes.length} formula${changes.length === 1 ? "" : "s"} moved\n`);
+            io.out(`Cost per batch and per tonne at today's prices, ${basis}: ${changes.length} formula${changes.length === 1 ? "" : "s"} moved\n`);
             printRows(io,
               changes,
               [
                 ["ID", (c) => c.id],
                 ["NAME", (c) => c.name],
-                ["THEN", (c) => c.costThen.toFixed(2)],
-                ["NOW", (c) => c.costNow.toFixed(2)],
-                ["CHANGE", (c) => signed(c.change)],
+                ["BATCH KG", (c) => String(c.batchSize)],
+                ["THEN/BATCH", (c) => c.costThen.toFixed(2)],
+                ["NOW/BATCH", (c) => c.costNow.toFixed(2)],
+                ["CHANGE/BATCH", (c) => signed(c.change)],
                 ["%", (c) => (c.changePercent === null ? "-" : signed(c.changePercent))],
+                ["NOW/T", (c) => c.costPerTon.toFixed(2)],
+                ["CHANGE/T", (c) => signed(c.changePerTon)],
                 [
                   "DRIVERS",
                   (c) =>

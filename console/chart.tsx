@@ -86,3 +86,78 @@ export function StepChart(props: { points: readonly StepPoint[]; to: number; lab
   }, [props.points, props.to]);
   return <div class="chart" ref={box} role="img" aria-label={props.label} data-points={props.points.length} />;
 }
+
+export interface Line {
+  label: string;
+  values: readonly (number | null)[];
+  /** A step at each x (percents that hold until a breakpoint), or a straight line between points. */
+  stepped?: boolean;
+  /** Which y axis: 0 on the left, 1 on the right. */
+  axis?: 0 | 1;
+}
+
+/**
+ * Lines over a numeric x (a price, a footprint), one or two y axes, each axis labelled with its unit.
+ * xs must ascend. A table beside the chart carries the figures for screen readers.
+ */
+export function XYChart(props: { xs: readonly number[]; lines: readonly Line[]; xLabel: string; yLabels: readonly [string] | readonly [string, string]; label: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || props.xs.length === 0) return;
+    const colours = ["--accent", "--up"];
+    const axis = (i: 0 | 1): uPlot.Axis => ({
+      scale: i === 0 ? "y" : "y2",
+      side: i === 0 ? 3 : 1,
+      label: props.yLabels[i],
+      stroke: css("--muted"),
+      grid: { show: i === 0, stroke: css("--grid") },
+      ticks: { stroke: css("--grid") },
+      size: 64,
+    });
+    const make = () =>
+      new uPlot(
+        {
+          width: Math.max(280, el.clientWidth),
+          height: 280,
+          legend: { show: props.lines.length > 1 },
+          cursor: { y: false },
+          scales: { x: { time: false }, y: {}, ...(props.yLabels.length > 1 ? { y2: {} } : {}) },
+          axes: [{ stroke: css("--muted"), grid: { stroke: css("--grid") }, ticks: { stroke: css("--grid") }, label: props.xLabel }, axis(0), ...(props.yLabels.length > 1 ? [axis(1)] : [])],
+          series: [
+            { label: props.xLabel },
+            ...props.lines.map((l, i) => ({
+              label: l.label,
+              scale: l.axis === 1 ? "y2" : "y",
+              stroke: css(colours[i % colours.length]!),
+              width: 2,
+              ...(l.stepped ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
+              points: { show: !l.stepped },
+            })),
+          ],
+        },
+        [props.xs as number[], ...props.lines.map((l) => l.values as (number | null)[])],
+        el,
+      );
+    let plot = make();
+    let frame = 0;
+    const resize = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: 280 }));
+    });
+    resize.observe(el);
+    const scheme = matchMedia("(prefers-color-scheme: dark)");
+    const redraw = () => {
+      plot.destroy();
+      plot = make();
+    };
+    scheme.addEventListener("change", redraw);
+    return () => {
+      resize.disconnect();
+      scheme.removeEventListener("change", redraw);
+      cancelAnimationFrame(frame);
+      plot.destroy();
+    };
+  }, [props.xs, props.lines]);
+  return <div class="chart" ref={box} role="img" aria-label={props.label} data-points={props.xs.length} />;
+}

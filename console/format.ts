@@ -1,6 +1,6 @@
 /**
- * Numbers as the API rounds them, each with its unit: money per tonne at 2 decimals, percents at up to
- * 4, shadow prices at 4. The API names no currency, so neither does the console: "/t" is per tonne.
+ * Numbers as the API rounds them, each printed with its unit beside it. The API names no currency, so
+ * neither does the console: "/t" is per tonne.
  */
 const cache = new Map<string, Intl.NumberFormat>();
 function fmt(min: number, max: number, sign = false): Intl.NumberFormat {
@@ -10,14 +10,39 @@ function fmt(min: number, max: number, sign = false): Intl.NumberFormat {
   return f;
 }
 
-/** 2 decimals, thousands grouped. @example money(1234.5) // "1,234.50" */
+/*
+ * One formatter per kind of number, each with a fixed number of decimals (the API's rounding), so a
+ * column never mixes "1,118" with "1,117.6" and the figures shown add up as the API's do. Every page
+ * formats through these; no page picks its own decimals.
+ */
+
+/** Money (a price, a cost, what a tonne is worth): 2 decimals, thousands grouped. @example money(1234.5) // "1,234.50" */
 export const money = (n: number): string => fmt(2, 2).format(n);
-/** A change of money: always signed. @example change(-3.6) // "−3.60" */
+/** A change of money: 2 decimals, always signed. @example change(-3.6) // "−3.60" */
 export const change = (n: number): string => fmt(2, 2, true).format(n).replace("-", "−");
-/** Up to `max` decimals. @example num(60.347) // "60.347" */
-export const num = (n: number, max = 4): string => fmt(0, max).format(n);
-/** A fixed number of decimals. @example fixed(0.5, 2) // "0.50" */
-export const fixed = (n: number, digits: number): string => fmt(digits, digits).format(n);
+/** A share of a mix or a batch, in %: 4 decimals (a mix's shares add up to 100.0000). @example share(5) // "5.0000" */
+export const share = (n: number): string => fmt(4, 4).format(n);
+/** A change of a share, in percentage points: 4 decimals, always signed. @example shareChange(-0.25) // "−0.2500" */
+export const shareChange = (n: number): string => fmt(4, 4, true).format(n).replace("-", "−");
+/** Kilograms of a batch: 3 decimals (a gram). @example kg(12.5) // "12.500" */
+export const kg = (n: number): string => fmt(3, 3).format(n);
+/** A difference of kilograms: 3 decimals, always signed. @example kgChange(-0.4) // "−0.400" */
+export const kgChange = (n: number): string => fmt(3, 3, true).format(n).replace("-", "−");
+/** Tonnes of a period's plan: 1 decimal (100 kg: finer than any delivery). @example tonnes(2500) // "2,500.0" */
+export const tonnes = (n: number): string => fmt(1, 1).format(n);
+/** A footprint, kg CO2e per tonne: 1 decimal. @example co2e(1118) // "1,118.0" */
+export const co2e = (n: number): string => fmt(1, 1).format(n);
+/** A formula's shadow price (cost per tonne per unit of a limit): 4 decimals. @example shadow(-0.5) // "−0.5000" */
+export const shadow = (n: number): string => fmt(4, 4).format(n).replace("-", "−");
+/** A whole count (requests, formulas, kg of a batch size). @example count(2000) // "2,000" */
+export const count = (n: number): string => fmt(0, 0).format(n);
+/**
+ * A measured value (a nutrient, a limit, a ratio): up to 4 decimals as the API gives them, trailing
+ * zeros dropped. Each row of such a column has its own unit (kcal/kg beside %), so one fixed number of
+ * decimals would either hide a digit of a percent or add four zeros to an energy.
+ * @example value(60.347) // "60.347"
+ */
+export const value = (n: number): string => fmt(0, 4).format(n);
 /** A signed percent change at 2 decimals. @example pct(1.27) // "+1.27 %" */
 export const pct = (n: number | null): string => (n === null ? "—" : `${fmt(2, 2, true).format(n).replace("-", "−")} %`);
 
@@ -32,3 +57,5 @@ export const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0
 
 /** Per tonne unit label, beside every price and cost per tonne. */
 export const PER_T = "/t";
+/** The unit of tonnages. */
+export const T = "t";

@@ -6,7 +6,7 @@ import { render, type ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, quota, session, signIn, signOut, storedKey } from "./api.ts";
 import { heading, href, Link, moves, place } from "./router.tsx";
-import { num } from "./format.ts";
+import { count } from "./format.ts";
 import { SignIn } from "./pages/signin.tsx";
 import { PricesPage } from "./pages/prices.tsx";
 import { IngredientPage } from "./pages/ingredient.tsx";
@@ -17,6 +17,10 @@ import { ReportsPage } from "./pages/reports.tsx";
 import { EventsPage } from "./pages/events.tsx";
 import { Coming, COMING_LINKS } from "./pages/coming.tsx";
 import { BatchPage } from "./pages/batch.tsx";
+import { SweepPage } from "./pages/sweep.tsx";
+import { FrontierPage } from "./pages/frontier.tsx";
+import { PlansPage } from "./pages/plans.tsx";
+import { PlanPage } from "./pages/plan.tsx";
 
 interface Screen {
   title: string;
@@ -41,10 +45,13 @@ function screenFor(parts: readonly string[]): Screen {
   if (first === "formulas" && !second) return { title: "Formulas", section: "formulas", body: () => <FormulasPage /> };
   if (first === "formulas" && second && !third) return { title: `Formula ${second}`, section: "formulas", body: () => <FormulaPage id={second} /> };
   if (first === "formulas" && second && third === "optimize") return { title: `Optimize ${second}`, section: "formulas", body: () => <OptimizePage id={second} /> };
+  if (first === "formulas" && second && third === "sweep") return { title: "Sweep", section: "formulas", body: () => <SweepPage id={second} /> };
+  if (first === "formulas" && second && third === "frontier") return { title: "Frontier", section: "formulas", body: () => <FrontierPage id={second} /> };
   if (first === "formulas" && second && third === "batch-sheet") return { title: "Batch sheet", section: "formulas", body: () => <BatchPage id={second} /> };
   const coming = COMING_LINKS.find((c) => c.part === third);
   if (first === "formulas" && second && coming) return { title: `${coming.label} · ${second}`, section: "formulas", body: () => <Coming what={coming.label} back={href(["formulas", second])} /> };
-  if (first === "plans") return { title: "Plans", section: "plans", body: () => <Coming what="Plans" back={href(["formulas"])} /> };
+  if (first === "plans" && !second) return { title: "Plans", section: "plans", body: () => <PlansPage /> };
+  if (first === "plans" && second && !third) return { title: `Plan ${second}`, section: "plans", body: () => <PlanPage id={second} /> };
   if (first === "reports") return { title: "Reports", section: "reports", body: () => <ReportsPage /> };
   if (first === "events") return { title: "Events", section: "events", body: () => <EventsPage /> };
   return { title: "Page not found", section: "", body: () => <p class="note">There is no console page at this address. Start from the price list.</p> };
@@ -88,7 +95,7 @@ function Shell(props: { screen: Screen }) {
           <span class={info.write ? "badge ok" : "badge"}>{info.write ? "can edit" : "read only"}</span>
           {left ? (
             <span class="small" title="Requests this key may still make this hour">
-              {num(left.remaining, 0)} of {num(left.limit, 0)} requests left this hour
+              {count(left.remaining)} of {count(left.limit)} requests left this hour
             </span>
           ) : null}
           <button type="button" class="link" onClick={signOut}>

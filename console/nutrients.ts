@@ -31,3 +31,16 @@ export function useUnits(): Units {
 
 /** The unit to print beside a nutrient value. */
 export const unitLabel = (units: Units, key: string): string => units.unit(key) ?? "unit not set";
+
+/**
+ * The unit of a limit as the API names it: a nutrient by `key`, an ingredient's inclusion by `name` (%),
+ * a ratio by `numerator` (none: a ratio has no unit), a footprint (`kind: "co2e"`), a plan's supply (t).
+ * @example limitUnit(units, { key: "CP" }) // "%"
+ */
+export function limitUnit(units: Units, l: { kind?: string | undefined; key?: string | undefined; numerator?: string | undefined }): string {
+  if (l.kind === "supply") return "t";
+  if (l.kind === "co2e") return "kg CO2e/t";
+  if (l.numerator !== undefined) return "";
+  if (l.key !== undefined) return unitLabel(units, l.key);
+  return "%";
+}

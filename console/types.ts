@@ -134,3 +134,39 @@ export interface EventItem {
   createdAt: string;
   payload: Record<string, unknown>;
 }
+export interface PlanSummary {
+  id: string;
+  name: string;
+  totalTons: number;
+  formulas: number;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface Plan {
+  id: string;
+  name: string;
+  lines: { formula: string; tons: number }[];
+  supply: { name: string; minTons: number | null; maxTons: number | null }[];
+  createdAt: string;
+  updatedAt: string;
+}
+export interface PlanUsage {
+  name: string;
+  tons: number;
+  minTons: number | null;
+  maxTons: number | null;
+  bound: "min" | "max" | null;
+  shadowPrice: number | null;
+}
+export interface PlanResult {
+  id: string;
+  name: string;
+  status: "optimal" | "infeasible";
+  totalTons: number;
+  cost: number | null;
+  independentCost: number | null;
+  sharingCost: number | null;
+  formulas: { id: string; name: string; tons: number; costPerTon: number | null; independentCostPerTon: number | null; ingredients: { name: string; percent: number; tons: number }[] }[];
+  usage: PlanUsage[];
+  conflicts: { kind: string; formula?: string; key?: string; name?: string; numerator?: string; denominator?: string; bound: "min" | "max"; limit: number; bestAchievable: number | null; alone?: boolean }[];
+}

@@ -175,12 +175,13 @@ export function Sparkline(props: { points: readonly { t: number; v: number; out:
 }
 
 /** Where a value sits against its min and max: a bar with the allowed band and the achieved mark. */
-export function LimitBar(props: { value: number | null; min: number | null; max: number | null; label: string }) {
+export function LimitBar(props: { value: number | null; min: number | null; max: number | null; label: string; tolerance?: number }) {
   const { value, min, max } = props;
+  const tol = props.tolerance ?? 1e-9;
   const top = Math.max(value ?? 0, max ?? 0, min ?? 0) * 1.15 || 1;
   const w = 200;
   const px = (v: number) => Math.max(0, Math.min(w, (v / top) * w));
-  const state = value === null ? "none" : min !== null && value < min - 1e-9 ? "low" : max !== null && value > max + 1e-9 ? "high" : "ok";
+  const state = value === null ? "none" : min !== null && value < min - tol ? "low" : max !== null && value > max + tol ? "high" : "ok";
   return (
     <svg class={`limitbar ${state}`} viewBox={`0 0 ${w} 14`} preserveAspectRatio="none" role="img" aria-label={props.label}>
       <rect class="track" x={0} y={4} width={w} height={6} rx={3} />

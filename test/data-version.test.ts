@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../src/store/db.ts";
 import { updatePrice } from "../src/store/ingredient-changes.ts";
+import { DataVersion } from "../src/store/data-version.ts";
 import { transaction } from "../src/store/transaction.ts";
 import { startTestServer, type TestServer } from "./helpers/harness.ts";
 
@@ -40,11 +41,43 @@ describe("another connection's commits (as an admin command makes)", () => {
           expect((await t.request("PUT", "/v1/prices/Maize", { key: write, body: { price: expected } })).status).toBe(200);
         } else {
           transaction(other, () => updatePrice(other, { workspaceId: 1, keyId: null, now: new Date().toISOString() }, "Maize", { price: expected }));
+          // The server looks at the file at most once a millisecond: the first request a millisecond
+          // after the commit must see it (a deadline, not a sleep: nothing else needs to happen meanwhile).
+          const committed = performance.now();
+          while (performance.now() - committed < 1);
         }
         expect(await price()).toBe(expected);
       }
     } finally {
       other.close();
+    }
+  });
+});
+
+describe("how often the server looks (issue 29)", () => {
+  test("at most once per lookEveryMs: another connection's commit waits for the next look, the server's own shows at once", () => {
+    const db = openDatabase(t.dataPath, { create: false });
+    const other = openDatabase(t.dataPath, { create: false });
+    const version = new DataVersion(db, t.dataPath, 60_000);
+    try {
+      const first = version.current();
+      transaction(other, () => updatePrice(other, { workspaceId: 1, keyId: null, now: new Date().toISOString() }, "Maize", { price: 999 }));
+      // Within the interval nothing is read: the same generation, though the data changed.
+      expect(version.current()).toBe(first);
+      version.touch();
+      expect(version.current()).toBe(first + 1);
+      // Looking every time (the default) sees it at once.
+      const exact = new DataVersion(db, t.dataPath);
+      const before = exact.current();
+      transaction(other, () => updatePrice(other, { workspaceId: 1, keyId: null, now: new Date().toISOString() }, "Maize", { price: 998 }));
+      expect(exact.current()).toBe(before + 1);
+      exact.close();
+      exact.release();
+    } finally {
+      version.close();
+      version.release();
+      other.close();
+      db.close();
     }
   });
 });

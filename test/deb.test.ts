@@ -91,7 +91,8 @@ describe("make deb", () => {
   test("the sysusers entry makes the feedbase user, and tmpfiles gives it /var/lib/feedbase", () => {
     expect(sh(["systemd-sysusers", `--root=${root}`]).code).toBe(0);
     const user = readFileSync(join(root, "etc/passwd"), "utf8").split("\n").find((l) => l.startsWith("feedbase:"));
-    expect(user).toBeDefined();
+    // A system user: no login shell, its home the data directory.
+    expect(user).toMatch(/^feedbase:[^:]*:\d+:\d+:[^:]*:\/var\/lib\/feedbase:\/usr\/sbin\/nologin$/);
     const uid = Number(user!.split(":")[2]);
     expect(sh(["systemd-tmpfiles", `--root=${root}`, "--create"]).code).toBe(0);
     const dir = statSync(join(root, "var/lib/feedbase"));

@@ -6,8 +6,12 @@ import { checkConstraints, computeFormula } from "../src/domain/formula-math.ts"
 const DEMO = join(import.meta.dir, "..", "src", "demo");
 
 const NUTRIENT_KEYS = [
-  "DM", "ME_poultry", "ME_swine", "CP", "CF", "EE", "Ca", "avP",
+  "DM", "ME_poultry", "ME_swine", "NE_swine", "CP", "CF", "EE", "Ca", "avP", "STTD_P",
   "Lys", "Met", "MetCys", "Thr", "Trp", "Na", "Cl",
+  // Digestible amino acids for poultry (d) and standardised ileal digestible for swine (SID).
+  "dLys", "dMet", "dMetCys", "dThr", "dTrp", "SID_Lys", "SID_Met", "SID_MetCys", "SID_Thr", "SID_Trp",
+  // Ruminants: net energy of lactation, fibre, starch, rumen-undegradable protein.
+  "NEL", "NDF", "starch", "RUP",
 ];
 const POOLS = [
   "Cereals", "Cereal by-products", "Protein meals", "Animal proteins",
@@ -156,9 +160,11 @@ describe("demo ingredients.csv", () => {
           throw new Error(`${ing.name} ${key}: ${value}`);
         }
       }
-      // percentages of the feed cannot exceed 100
-      for (const key of NUTRIENT_KEYS.filter((k) => !k.startsWith("ME_"))) {
-        expect(ing.nutrients[key] ?? 0).toBeLessThanOrEqual(100);
+      // Percentages of the feed cannot exceed 100; energies (ME, NE in kcal/kg, NEL in Mcal/kg) are not percentages, and
+      // an enzyme's matrix values (what 0.01 % of it releases, written per 100 % of the product) are not either.
+      if (ing.name.startsWith("Phytase")) continue;
+      for (const key of NUTRIENT_KEYS.filter((k) => !/^(ME_|NE_|NEL$)/.test(k))) {
+        expect({ name: ing.name, key, percent: (ing.nutrients[key] ?? 0) <= 100 }).toEqual({ name: ing.name, key, percent: true });
       }
     }
   });
@@ -242,4 +248,32 @@ describe("demo formulas.json", () => {
       });
     });
   }
+});
+
+describe("demo specifications a nutritionist recognises today", () => {
+  const limited = (f: (typeof formulas)[number]) => new Set(f.constraints.nutrients.map((c) => c.key));
+  const capped = (f: (typeof formulas)[number], name: string) => f.constraints.ingredients.find((c) => c.name === name);
+
+  test("poultry on digestible amino acids, swine on net energy, SID amino acids and STTD P; neither on total amino acids or swine ME", () => {
+    for (const f of formulas) {
+      const keys = limited(f);
+      for (const total of ["Lys", "Met", "MetCys", "Thr", "Trp", "ME_swine"]) expect({ id: f.id, total, used: keys.has(total) }).toEqual({ id: f.id, total, used: false });
+      if (f.species === "Poultry" || f.species === "Turkey") for (const k of ["ME_poultry", "dLys", "dMetCys", "dThr", "dTrp", "avP"]) expect({ id: f.id, k, used: keys.has(k) }).toEqual({ id: f.id, k, used: true });
+      if (f.species === "Swine") for (const k of ["NE_swine", "SID_Lys", "SID_MetCys", "SID_Thr", "SID_Trp", "STTD_P"]) expect({ id: f.id, k, used: keys.has(k) }).toEqual({ id: f.id, k, used: true });
+      if (f.species === "Dairy") for (const k of ["NEL", "NDF", "starch", "RUP"]) expect({ id: f.id, k, used: keys.has(k) }).toEqual({ id: f.id, k, used: true });
+    }
+  });
+
+  test("every poultry and swine formula holds phytase at a fixed inclusion with its matrix values, and caps each synthetic amino acid", () => {
+    const phytase = ingredients.find((i) => i.name.startsWith("Phytase"))!;
+    for (const key of ["avP", "STTD_P", "Ca", "ME_poultry", "NE_swine"]) expect(phytase.nutrients[key]).toBeGreaterThan(0);
+    for (const f of formulas.filter((x) => x.species !== "Dairy" && x.species !== "Beef")) {
+      const p = capped(f, phytase.name)!;
+      expect({ id: f.id, fixed: p !== undefined && p.min === p.max && p.min! > 0 }).toEqual({ id: f.id, fixed: true });
+      for (const aa of ["DL-Methionine 99%", "L-Lysine HCl", "L-Threonine", "L-Tryptophan"]) {
+        const cap = capped(f, aa);
+        expect({ id: f.id, aa, capped: cap !== undefined && cap.max !== null && cap.max <= 0.5 }).toEqual({ id: f.id, aa, capped: true });
+      }
+    }
+  });
 });

@@ -22,7 +22,11 @@ describe("feedbase demo", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     stdout = r.stdout;
-    expect(stdout).toStartWith(`Demo workspace "default" created in ${locationName(dataLocation(data))}: ${DEMO_INGREDIENTS} ingredients, ${DEMO_FORMULAS} formulas.\n`);
+    // First the command that serves what was made (before: only curl lines for a server nobody had started).
+    const location = dataLocation(data);
+    const [serve, blank, ...rest] = stdout.split("\n");
+    expect([serve, blank]).toEqual([location.kind === "sqlite" ? `feedbase serve --data ${data} --port 8080` : `feedbase serve --database "$FEEDBASE_DATABASE_URL" --port 8080`, ""]);
+    expect(rest.join("\n")).toStartWith(`Demo workspace "default" created in ${locationName(location)}: ${DEMO_INGREDIENTS} ingredients, ${DEMO_FORMULAS} formulas.\n`);
     expect(dataExists(data)).toBe(true);
   });
 
@@ -72,8 +76,11 @@ describe("feedbase demo", () => {
       return all;
     });
     expect(histories).toHaveLength(DEMO_INGREDIENTS);
+    const oldestFormula = Math.min(...(await readStore(data, (store) => store.listFormulaDetails(1))).map((f) => Date.parse(f.createdAt)));
     for (const { ingredient, history } of histories) {
-      expect(history.length).toBeGreaterThanOrEqual(13);
+      // At least 400 days, and back before the oldest formula was made (before: 20 weeks, months after them).
+      const oldest = Date.parse(history.at(-1)!.at);
+      expect({ name: ingredient.name, days: (Date.parse(history[0]!.at) - oldest) / (24 * 3600 * 1000) >= 400, beforeFormulas: oldest < oldestFormula }).toEqual({ name: ingredient.name, days: true, beforeFormulas: true });
       expect(history[0]).toMatchObject({ price: ingredient.price, inStock: ingredient.inStock, at: ingredient.updatedAt, source: "demo" });
       for (let i = 1; i < history.length; i++) {
         const [newer, older] = [history[i - 1]!, history[i]!];
@@ -86,6 +93,16 @@ describe("feedbase demo", () => {
     }
   });
 
+  test("every nutrient key the demo's ingredients use is defined with a unit and a basis, as fed as the values are (issue 27, point 9)", async () => {
+    const [listing, ingredients] = await readStore(data, async (store) => [await store.listNutrients(1), await store.listIngredientDetails(1)] as const);
+    const used = new Set(ingredients.flatMap((i) => Object.keys(i.nutrients)));
+    const byKey = new Map(listing.map((n) => [n.key, n]));
+    for (const key of used) expect({ key, defined: byKey.get(key) }).toEqual({ key, defined: { key, name: expect.any(String), unit: expect.any(String), basis: "as-fed" } });
+    // The ruminant keys are written as fed (maize NEL 1.78 Mcal/kg at 88 % DM); RUP is in % of the feed, not of CP.
+    expect(byKey.get("NEL")).toMatchObject({ unit: "Mcal/kg", basis: "as-fed" });
+    expect(byKey.get("RUP")!.name).toContain("% of the feed");
+  });
+
   test("prints a read key, a write key and curl lines; only the keys' hashes are stored", async () => {
     const read = /^Read key: +(fbk_\w{40}) +\((key_\w+), read-only\)$/m.exec(stdout);
     const write = /^Write key: +(fbk_\w{40}) +\((key_\w+), read and write\)$/m.exec(stdout);
@@ -94,6 +111,8 @@ describe("feedbase demo", () => {
     expect(stdout).toContain(`curl -s -H 'X-API-Key: ${read![1]}' http://127.0.0.1:8080/v1/formulas\n`);
     const keys = await readStore(data, (store) => store.listKeys());
     expect(keys.map((k) => [k.id, k.write])).toEqual(expect.arrayContaining([[read![2], false], [write![2], true]]));
+    // Exploring (and the console) must not hit the default 100 an hour: the demo keys allow 10,000.
+    expect(keys.map((k) => k.rateLimit)).toEqual([10_000, 10_000]);
     const stored = storedBytes(data);
     expect(stored.includes(read![1]!)).toBe(false);
     expect(stored.includes(write![1]!)).toBe(false);

@@ -65,7 +65,7 @@ describe("GET /v1/events", () => {
     // Each delivery names its event; the listed payload is the delivered body, byte for byte.
     for (const delivered of receiver.requests) {
       const item = body.data.find((e) => String(e.id) === delivered.headers["x-webhook-event-id"]);
-      expect(item).toBeDefined();
+      expect(String(item?.id)).toBe(delivered.headers["x-webhook-event-id"]!);
       expect(item!.type).toBe(delivered.headers["x-webhook-event"]!);
       expect(JSON.stringify(item!.payload)).toBe(delivered.text);
       expect(item!.createdAt).toBe(item!.payload.timestamp as string);

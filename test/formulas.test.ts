@@ -154,14 +154,18 @@ describe("GET /v1/formulas/:id", () => {
   });
 });
 
-describe("formulas are read-only over HTTP", () => {
-  for (const path of ["/v1/formulas", "/v1/formulas/broiler-starter"]) {
-    for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"]) {
-      test(`${method} ${path} is 405 with Allow: GET, HEAD, even with a write key`, async () => {
+describe("formulas are written only by PUT /v1/formulas/:id over HTTP", () => {
+  const cases: [string, string[], string][] = [
+    ["/v1/formulas", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"], "GET, HEAD"],
+    ["/v1/formulas/broiler-starter", ["POST", "DELETE", "PATCH", "OPTIONS"], "GET, HEAD, PUT"],
+  ];
+  for (const [path, methods, allow] of cases) {
+    for (const method of methods) {
+      test(`${method} ${path} is 405 with Allow: ${allow}, even with a write key`, async () => {
         const body = method === "OPTIONS" ? undefined : { name: "x" };
         const res = await t.request(method, path, { key: t.key({ write: true }), body });
         expect(res.status).toBe(405);
-        expect(res.headers.get("allow")).toBe("GET, HEAD");
+        expect(res.headers.get("allow")).toBe(allow);
         expect(await res.json()).toEqual({ status: "error", message: "Method not allowed" });
       });
     }

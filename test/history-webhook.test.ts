@@ -87,8 +87,8 @@ describe("formula.cost_changed", () => {
       old_price: 200,
       new_price: 210,
       formulas: [
-        { id: "grower", name: "Grower", old_cost: 400, new_cost: 420 },
-        { id: "starter", name: "Starter", old_cost: 279.9, new_cost: 285.89 },
+        { id: "grower", name: "Grower", old_cost: 400, new_cost: 420, batch_size: 2000, old_cost_per_ton: 200, new_cost_per_ton: 210 },
+        { id: "starter", name: "Starter", old_cost: 279.9, new_cost: 285.89, batch_size: 1000, old_cost_per_ton: 279.9, new_cost_per_ton: 285.89 },
       ],
       timestamp: price!.json.timestamp,
     });

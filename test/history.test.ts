@@ -86,8 +86,8 @@ describe("GET /v1/prices/:name", () => {
 
   test("unknown name 404 before a bad parameter's 400; the 400 names the field; GET, HEAD and PUT are allowed", async () => {
     expect(await get("/v1/prices/Nope?to=soon")).toEqual({ status: 404, body: { status: "error", message: "Ingredient not found: Nope" } });
-    expect(await get("/v1/prices/Maize?to=soon")).toEqual({ status: 400, body: { status: "error", message: "to must be an ISO 8601 date-time" } });
-    expect((await get("/v1/prices/Maize?from=2026-02-30T00:00:00Z")).body.message).toBe("from must be an ISO 8601 date-time");
+    expect(await get("/v1/prices/Maize?to=soon")).toEqual({ status: 400, body: { status: "error", message: "to must be an ISO 8601 date-time or a date (YYYY-MM-DD)" } });
+    expect((await get("/v1/prices/Maize?from=2026-02-30T00:00:00Z")).body.message).toBe("from must be an ISO 8601 date-time or a date (YYYY-MM-DD)");
     const options = await t.request("OPTIONS", "/v1/prices/Maize", { key });
     expect(options.status).toBe(405);
     expect(options.headers.get("allow")).toBe("GET, HEAD, PUT");
@@ -115,7 +115,7 @@ describe("GET /v1/prices?at=", () => {
     const later = await list(`at=${iso(Date.now() + DAY)}`);
     expect(later).toEqual(now);
     expect(Object.keys(later)).toEqual(["status", "data", "count"]);
-    expect(await get("/v1/prices?at=yesterday")).toEqual({ status: 400, body: { status: "error", message: "at must be an ISO 8601 date-time" } });
+    expect(await get("/v1/prices?at=yesterday")).toEqual({ status: 400, body: { status: "error", message: "at must be an ISO 8601 date-time or a date (YYYY-MM-DD)" } });
   });
 });
 
@@ -132,6 +132,8 @@ describe("GET /v1/formulas/:id/cost", () => {
       cost: 286,
       change: 6,
       changePercent: 2.14,
+      costPerTon: 286,
+      changePerTon: 6,
       ingredients: [
         { name: "Maize", percent: 60, amount: 600, savedPrice: 200, price: 210, cost: 126, change: 6 },
         { name: "Soy", percent: 40, amount: 400, savedPrice: 400, price: 400, cost: 160, change: 0 },
@@ -166,7 +168,7 @@ describe("GET /v1/formulas/:id/cost", () => {
 
   test("unknown id 404 before a bad at's 400", async () => {
     expect(await get("/v1/formulas/nope/cost?at=x")).toEqual({ status: 404, body: { status: "error", message: "Formula not found: nope" } });
-    expect(await get("/v1/formulas/starter/cost?at=x")).toEqual({ status: 400, body: { status: "error", message: "at must be an ISO 8601 date-time" } });
+    expect(await get("/v1/formulas/starter/cost?at=x")).toEqual({ status: 400, body: { status: "error", message: "at must be an ISO 8601 date-time or a date (YYYY-MM-DD)" } });
   });
 });
 
@@ -192,6 +194,8 @@ describe("GET /v1/reports/cost-changes", () => {
       costNow: 278,
       change: -2,
       changePercent: -0.71,
+      costPerTon: 278,
+      changePerTon: -2,
       drivers: [
         { name: "Soy", priceThen: 400, priceNow: 380, change: -8 },
         { name: "Maize", priceThen: 200, priceNow: 210, change: 6 },
@@ -212,7 +216,7 @@ describe("GET /v1/reports/cost-changes", () => {
     // Before every entry the earliest prices apply: here, the prices the formulas were saved at.
     const beforeAll = (await get(`/v1/reports/cost-changes?since=${iso(T0 - DAY)}`)).body;
     expect(beforeAll.data).toEqual((await get("/v1/reports/cost-changes")).body.data);
-    expect(await get("/v1/reports/cost-changes?since=last%20week")).toEqual({ status: 400, body: { status: "error", message: "since must be an ISO 8601 date-time" } });
+    expect(await get("/v1/reports/cost-changes?since=last%20week")).toEqual({ status: 400, body: { status: "error", message: "since must be an ISO 8601 date-time or a date (YYYY-MM-DD)" } });
   });
 });
 
@@ -237,11 +241,11 @@ describe("CLI over the same data", () => {
     expect(history.stdout).toStartWith("Maize (Feed): 210 per ton, out of stock\n▁██  200 → 210 (low 200, high 210;");
     expect(history.stdout).toContain(`${iso(T2)}  210    no        api\n`);
     const cost = await cli(["formula", "cost", "starter", "--at", iso(T1), "--data", t.dataPath]);
-    expect(cost.stdout).toContain("Saved cost 280.00 → cost 286.00 (+6.00, +2.14%)\n");
+    expect(cost.stdout).toContain("Saved cost 280.00 → cost 286.00 per batch (+6.00, +2.14%); per tonne 280.00 → 286.00 (+6.00)\n");
     expect(cost.stdout).toMatch(/^Maize +60 +600 +200 +210 +126\.00 +\+6\.00$/m);
     const report = await cli(["report", "cost-changes", "--data", t.dataPath]);
-    expect(report.stdout).toMatch(/^starter +Starter +280\.00 +278\.00 +-2\.00 +-0\.71 +Soy -8\.00, Maize \+6\.00$/m);
-    expect(report.stdout).toMatch(/^free +Free +0\.00 +10\.00 +\+10\.00 +- +Free \+10\.00$/m);
+    expect(report.stdout).toMatch(/^starter +Starter +1000 +280\.00 +278\.00 +-2\.00 +-0\.71 +278\.00 +-2\.00 +Soy -8\.00, Maize \+6\.00$/m);
+    expect(report.stdout).toMatch(/^free +Free +\d+ +0\.00 +10\.00 +\+10\.00 +- +[\d.]+ +\+[\d.]+ +Free \+10\.00$/m);
   });
 
   test("bad instants are usage errors (exit 2); unknown names and ids exit 1; --workspace is honoured", async () => {

@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 describe("feedbase import ingredients (CSV)", () => {
-  test("reads the value forms of docs/decisions.md#formulas-and-files; the running server sees the rows at once; no events", async () => {
+  test("reads the value forms of docs/decisions.md#formulas-and-files; the running server sees the rows at once; --no-events fires none", async () => {
     const csv = [
       "\uFEFFname,category,price,inStock,CP,Lys,ME_poultry",
       '"Soybean meal, ""48%"" hipro",Protein meals,462.5,TRUE,48.5,2.96,2440',
@@ -53,7 +53,7 @@ describe("feedbase import ingredients (CSV)", () => {
       "Wheat bran,,,,15.5,,",
       "Limestone,Minerals,72,1,,,",
     ].join("\r\n");
-    const r = await fb(t.dataPath, "import", "ingredients", file("in.csv", csv));
+    const r = await fb(t.dataPath, "import", "ingredients", file("in.csv", csv), "--no-events");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Imported 6 ingredients into workspace default (6 new, 0 updated)\n");
@@ -81,22 +81,24 @@ describe("feedbase import ingredients (CSV)", () => {
     expect(JSON.parse(after).data).toEqual(JSON.parse(before).data);
   });
 
-  test("an existing name is refused without --update; with it the row replaces category, price, inStock and every nutrient", async () => {
+  test("an existing name is refused without --update; with it the row replaces category, price, inStock and the nutrients of its columns", async () => {
     const data = newDataFile();
     expect((await fb(data, "import", "ingredients", file("u1.json", JSON.stringify([
       { name: "Maize", category: "Grain", price: 200, inStock: false, nutrients: { CP: 8, Starch: 62 }, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
-    ])))).code).toBe(0);
+    ])), "--no-events")).code).toBe(0);
     const update = file("u2.csv", "name,category,price,inStock,CP,Lys\nMaize,Cereals,228,true,8.5,0.26\nSorghum,Cereals,205,true,8.8,\n");
     const refused = await fb(data, "import", "ingredients", update);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`error: ${update}: line 2: Ingredient already exists: Maize (use --update to replace it); nothing was imported\n`);
     expect(await ingredientOf(data, "Sorghum")).toBeNull();
 
-    const r = await fb(data, "import", "ingredients", update, "--update");
+    const r = await fb(data, "import", "ingredients", update, "--update", "--no-events");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Imported 2 ingredients into workspace default (1 new, 1 updated)\n");
     const maize = (await ingredientOf(data, "Maize"))!;
-    expect(maize).toMatchObject({ category: "Cereals", price: 228, inStock: true, nutrients: { CP: 8.5, Lys: 0.26 }, createdAt: "2026-01-01T00:00:00.000Z" });
+    expect(maize).toMatchObject({ category: "Cereals", price: 228, inStock: true, createdAt: "2026-01-01T00:00:00.000Z" });
+    // Starch has no column in the file: kept.
+    expect(maize.nutrients).toEqual({ CP: 8.5, Starch: 62, Lys: 0.26 });
     expect(maize.updatedAt > "2026-01-01T00:00:00.000Z").toBe(true);
     expect(await ingredientOf(data, "Sorghum")).toMatchObject({ price: 205, nutrients: { CP: 8.8 } });
     expect(await eventCount(data)).toBe(0);
@@ -270,9 +272,9 @@ describe("feedbase import formulas", () => {
 describe("feedbase ingredient delete and formula delete", () => {
   test("an ingredient used by formulas is refused, naming them; after the formulas go, it can be deleted", async () => {
     const data = newDataFile();
-    expect((await fb(data, "import", "ingredients", file("d.csv", "name,category,price,inStock\nMaize,Cereals,228,true\nSoybean meal 48%,Protein meals,462.5,true\nOats,Cereals,199,true\n"))).code).toBe(0);
+    expect((await fb(data, "import", "ingredients", file("d.csv", "name,category,price,inStock\nMaize,Cereals,228,true\nSoybean meal 48%,Protein meals,462.5,true\nOats,Cereals,199,true\n"), "--no-events")).code).toBe(0);
     const f = (id: string) => ({ id, name: id, species: "Poultry", subcategory: "Layer", batchSize: 1000, ingredients: [{ name: "Maize", percent: 70 }, { name: "Soybean meal 48%", percent: 30 }] });
-    expect((await fb(data, "import", "formulas", file("d.json", JSON.stringify([f("layer-2"), f("layer-1")])))).code).toBe(0);
+    expect((await fb(data, "import", "formulas", file("d.json", JSON.stringify([f("layer-2"), f("layer-1")])), "--no-events")).code).toBe(0);
 
     const refused = await fb(data, "ingredient", "delete", "Maize");
     expect(refused.code).toBe(1);

@@ -25,8 +25,8 @@ describe("make run on a new data file", () => {
     const recipe = Bun.spawnSync(["make", "-n", "run", `DATA=${data}`, `PORT=${port}`], { cwd: ROOT }).stdout.toString();
     const demoArgs = new RegExp(`\\bdist/feedbase (demo --data ${data} --port ${port});`).exec(recipe)?.[1];
     const serveArgs = new RegExp(`exec dist/feedbase (serve --data ${data} --port ${port})$`, "m").exec(recipe)?.[1];
-    expect(demoArgs).toBeDefined();
-    expect(serveArgs).toBeDefined();
+    expect(demoArgs).toBe(`demo --data ${data} --port ${port}`);
+    expect(serveArgs).toBe(`serve --data ${data} --port ${port}`);
 
     mkdirSync(join(tmp.dir, "run")); // the recipe's `mkdir -p $(dir $(DATA))`
     const demo = await cli(demoArgs!.split(" "));
@@ -46,6 +46,11 @@ describe("make run on a new data file", () => {
         results.set(`${method} ${new URL(url).pathname}`, { status: res.status, body: await res.json() });
       }
       for (const [request, { status }] of results) expect({ request, status }).toEqual({ request, status: 200 });
+      // The console's address as printed is the console's page.
+      const consoleUrl = /^The console, once the server above is running: (http:\/\/\S+) /m.exec(demo.stdout)?.[1];
+      expect(consoleUrl).toBe(`${server.url}/console/`);
+      const page = await fetch(consoleUrl!);
+      expect({ status: page.status, type: page.headers.get("content-type") }).toEqual({ status: 200, type: "text/html;charset=utf-8" });
       expect(results.get("GET /v1/ingredients")!.body.count).toBe(DEMO_INGREDIENTS);
       expect(results.get("GET /v1/formulas")!.body.count).toBe(DEMO_FORMULAS);
       expect(results.get("GET /v1/formulas/broiler-starter")!.body.data).toMatchObject({ id: "broiler-starter", species: "Poultry" });
@@ -79,8 +84,8 @@ describe("make run and the admin commands", () => {
     const served = /exec dist\/feedbase serve --data (\S+)/.exec(defaultRecipe)?.[1];
     const help = await cli(["key", "list", "--help"]);
     const cliDefault = /--data <file>.*\(default: "([^"]+)"/.exec(help.stdout)?.[1];
-    expect(served).toBeDefined();
-    expect(cliDefault).toBeDefined();
+    expect(served).toMatch(/\.db$/);
+    expect(cliDefault).toMatch(/\.db$/);
     expect(join(ROOT, served!)).toBe(join(ROOT, cliDefault!));
 
     const data = join(tmp.dir, "admin", "feedbase.db");

@@ -41,16 +41,24 @@ describe("feedbase formula optimize", () => {
     const json = JSON.parse((await fb("formula", "optimize", "broiler-starter", "--include", "Wheat,Barley", "--price", "Maize=240", "--json")).stdout);
     const lines = r.stdout.split("\n");
     expect(lines[0]).toBe("broiler-starter: Broiler starter 0-10 d, batch of 2000 kg: optimal");
-    expect(lines[1]).toBe(`Cost per batch ${json.current.cost.toFixed(2)} → ${json.optimized.cost.toFixed(2)}: saving +${json.saving.perBatch.toFixed(2)} (+${json.saving.perTon.toFixed(2)} per ton, +${json.saving.percent.toFixed(2)}%)`);
+    // A saving is signed: + when the optimum is cheaper, − when meeting the limits on the grid costs more than the saved mix.
+    const sign = (n: number) => (n > 0 ? "+" : "") + n.toFixed(2);
+    expect(lines[1]).toBe(`Cost per batch ${json.current.cost.toFixed(2)} → ${json.optimized.cost.toFixed(2)}: saving ${sign(json.saving.perBatch)} (${sign(json.saving.perTon)} per ton, ${sign(json.saving.percent)}%)`);
     const footprint = (v: number | null) => (v === null ? "unknown" : v.toFixed(1));
     expect(lines[2]).toBe(`Footprint ${footprint(json.current.co2ePerTon)} → ${footprint(json.optimized.co2ePerTon)} kg CO2e per tonne of feed`);
     expect(lines[4]).toMatch(/^INGREDIENT\s+SAVED %\s+OPTIMIZED %\s+CHANGE\s+PRICE\/T$/);
-    expect(lines.find((l) => l.startsWith("Maize "))).toMatch(/^Maize\s+60\.347\s+\d+\.\d+\s+[+-]\d+\.\d{4}\s+240\.00$/);
+    const savedMaize = json.current.ingredients.find((i: { name: string }) => i.name === "Maize").percent;
+    expect(lines.find((l) => l.startsWith("Maize "))).toMatch(new RegExp(`^Maize\\s+${String(savedMaize).replace(".", "\\.")}\\s+\\d+(\\.\\d+)?\\s+[+-]\\d+\\.\\d{4}\\s+240\\.00$`));
     for (const heading of ["Binding limits (shadow price: change of the cost per ton for one unit more of the limit):", "Price ranging (the mix stays optimal while the price per ton stays in the range; - = no limit):", "Candidates left out (they would enter below this price; - = never):"]) {
       expect(lines).toContain(heading);
     }
     const first = json.shadowPrices.nutrients[0];
-    expect(lines.find((l) => l.startsWith(`${first.key} `))).toContain(first.shadowPrice.toFixed(4));
+    const binding = lines.slice(lines.indexOf("Binding limits (shadow price: change of the cost per ton for one unit more of the limit):"));
+    expect(binding.find((l) => l.startsWith(`${first.key} `))).toContain(first.shadowPrice.toFixed(4));
+    // The optimized mix's nutrients against its limits, with units, between the composition and the binding limits.
+    const limits = lines.slice(lines.indexOf("Nutrients of the optimized mix against the limits:"), lines.indexOf(binding[0]!));
+    expect(limits[1]).toMatch(/^NUTRIENT\s+VALUE\s+MIN\s+MAX\s+BASIS\s+CHECK$/);
+    expect(limits.find((l) => l.startsWith("ME_poultry "))).toMatch(new RegExp(`^ME_poultry\\s+${json.optimized.nutrients.ME_poultry} kcal/kg\\s+.*\\bok$`));
     expect(lines.some((l) => /^Wheat\s+262\.00\s+\d+\.\d{2}$/.test(l) || l.startsWith("Wheat "))).toBe(true);
   });
 

@@ -16,7 +16,7 @@ const NOW = "2026-11-21T12:00:00.000Z";
 const LATER = "2026-11-22T12:00:00.000Z";
 
 /** Path parameter values that exist in both workspaces, with different data behind them. */
-const SHARED: Record<string, string[]> = { name: ["Maize"], id: ["starter"] };
+const SHARED: Record<string, string[]> = { name: ["Maize"], id: ["starter"], key: ["CP"] };
 
 /** The query a read route cannot answer without (its required parameters), valid for either side's data. */
 const REQUIRED_QUERY: Record<string, string> = {
@@ -29,6 +29,9 @@ const WRITE_BODIES: Record<string, (name: string) => unknown> = {
   "POST /v1/ingredients": (name) => ({ name, category: "Copied", price: 1 }),
   "PUT /v1/ingredients/:name": () => ({ price: 1 }),
   "PUT /v1/prices/:name": () => ({ price: 1 }),
+  "PUT /v1/nutrients/:key": () => ({ name: "Copied", unit: "%", basis: "as-fed" }),
+  "PUT /v1/formulas/:id": () => ({ name: "Copied", species: "Copied", subcategory: "Copied", batchSize: 1000, ingredients: [{ name: "Maize", percent: 100 }] }),
+  "PUT /v1/plans/:id": () => ({ name: "Copied", lines: [{ formula: "starter", tons: 1 }] }),
 };
 
 interface Side {
@@ -44,16 +47,16 @@ function workspaceData(marker: string, cereal: number) {
   const m = marker.toLowerCase();
   return {
     csv: [
-      "name,category,price,inStock",
-      `${marker} maize,${marker} cereals,${cereal},true`,
-      `${marker} soy,${marker} proteins,${cereal * 2},false`,
-      `Maize,${marker} cereals,${cereal + 10},true`,
+      `name,category,price,inStock,${marker}N`,
+      `${marker} maize,${marker} cereals,${cereal},true,1`,
+      `${marker} soy,${marker} proteins,${cereal * 2},false,`,
+      `Maize,${marker} cereals,${cereal + 10},true,`,
     ].join("\n"),
     formulas: JSON.stringify([
       { id: `${m}-starter`, name: `${marker} starter`, species: `${marker} poultry`, subcategory: `${marker} starter`, batchSize: 1000, ingredients: [{ name: `${marker} maize`, percent: 60 }, { name: `${marker} soy`, percent: 40 }] },
       { id: "starter", name: `${marker} shared starter`, species: "Poultry", subcategory: "Starter", batchSize: 500, ingredients: [{ name: "Maize", percent: 100 }] },
     ]),
-    only: { name: [`${marker} maize`, `${marker} soy`], id: [`${m}-starter`] },
+    only: { name: [`${marker} maize`, `${marker} soy`], id: [`${m}-starter`], key: [`${marker}N`] },
   };
 }
 
@@ -72,6 +75,14 @@ beforeAll(async () => {
       const data = workspaceData(marker, cereal);
       await store.importIngredients(workspaceId, data.csv, "csv", { update: false, now: NOW });
       await store.importFormulas(workspaceId, readFormulaFile(data.formulas), { replace: false, now: NOW });
+      // A key both define, each in its own words.
+      await store.putNutrient(workspaceId, "CP", { name: `${marker} crude protein`, unit: "%", basis: "as-fed" });
+      // Plans under the formulas' ids: one of this side only, one both have, each in its own words.
+      const m = marker.toLowerCase();
+      await store.importPlans({ workspaceId, keyId: null, now: NOW }, [
+        { id: `${m}-starter`, body: { name: `${marker} plan`, lines: [{ formula: `${m}-starter`, tons: 100 }], supply: [{ name: `${marker} maize`, minTons: null, maxTons: 50 }] } },
+        { id: "starter", body: { name: `${marker} shared plan`, lines: [{ formula: "starter", tons: 100 }], supply: [] } },
+      ], false);
       sides.push({ slug, marker, workspaceId, key: t.key({ write: true, workspace: slug }), only: data.only });
     }
   } finally {
@@ -185,7 +196,8 @@ describe("workspace isolation on every route", () => {
           for (const { path, exists } of pathsOf(route, owner, false)) {
             const res = await t.request(method, path, { key: viewer.key, body });
             const where = `${viewer.slug} key: ${method} ${path}`;
-            const expected = exists === "owner" ? 404 : method === "POST" ? 201 : 200;
+            // A PUT that creates makes the writer's own record where the other's name is: isolation is the owner's data unchanged.
+            const expected = exists === "owner" ? (route.response.created ? 201 : 404) : method === "POST" ? 201 : 200;
             expect({ where, status: res.status }).toEqual({ where, status: expected });
           }
         }

@@ -8,13 +8,16 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { AdminStore } from "../src/admin/ops.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { eventually, startTestServer, type TestServer } from "./helpers/harness.ts";
-import { largeFormula } from "./helpers/large-formula.ts";
+import { largeFormula, SLOWER_THAN_A_TIME_LIMIT } from "./helpers/large-formula.ts";
 import { openTestStore } from "./helpers/store.ts";
 
+/** A worker loads HiGHS (3.5 MB of WebAssembly) before it is alive: seconds on a loaded 2-core machine; polled, so waiting longer costs nothing when it is quick. */
+const WORKER_WAIT_MS = 30_000;
+
 const NOW = "2026-11-23T08:00:00.000Z";
-/** The large formula runs into it (seconds of solving); a demo formula solves in milliseconds. */
+/** The large formula runs into it (about 30 s unlimited); a demo formula solves in milliseconds. */
 const TIMEOUT_MS = 3000;
-const LARGE = largeFormula({ candidates: 200, nutrients: 100, limits: 100, ratios: 20 });
+const LARGE = largeFormula(SLOWER_THAN_A_TIME_LIMIT);
 const MAX_QUEUE = 2;
 
 let t: TestServer;
@@ -46,7 +49,7 @@ async function pool(): Promise<Record<string, number>> {
 
 describe("single-flight", () => {
   test("three identical uncached requests in flight are one solve, and get the same answer", async () => {
-    await eventually(async () => (await pool()).alive === 1);
+    await eventually(async () => (await pool()).alive === 1, WORKER_WAIT_MS);
     const before = (await pool()).started!;
     const path = "/v1/formulas/broiler-starter/optimize?price=Maize%3D231";
     const answers = await Promise.all([get(path), get(path), get(path)]);
@@ -60,12 +63,12 @@ describe("single-flight", () => {
 
 describe("the queue", () => {
   test("is bounded: beyond it a solve is refused at once with 503 and Retry-After; /readyz shows it", async () => {
-    await eventually(async () => (await pool()).alive === 1);
+    await eventually(async () => (await pool()).alive === 1, WORKER_WAIT_MS);
     // One worker: a large solve runs, two small ones wait, two more are refused.
     const large = get("/v1/formulas/huge/optimize?price=Large%200%3D101");
-    await eventually(async () => (await pool()).busy === 1);
+    await eventually(async () => (await pool()).busy === 1, WORKER_WAIT_MS);
     const small = [1, 2, 3, 4].map((i) => get(`/v1/formulas/broiler-starter/optimize?price=Maize%3D${240 + i}`));
-    await eventually(async () => (await pool()).queued === MAX_QUEUE);
+    await eventually(async () => (await pool()).queued === MAX_QUEUE, WORKER_WAIT_MS);
     const answers = await Promise.all(small);
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 503, 503]);
@@ -77,9 +80,9 @@ describe("the queue", () => {
   });
 
   test("the access log's ms is the time the client waited, the wait in the queue included", async () => {
-    await eventually(async () => (await pool()).alive === 1);
+    await eventually(async () => (await pool()).alive === 1, WORKER_WAIT_MS);
     const large = get("/v1/formulas/huge/optimize?price=Large%200%3D99");
-    await eventually(async () => (await pool()).busy === 1);
+    await eventually(async () => (await pool()).busy === 1, WORKER_WAIT_MS);
     const started = performance.now();
     const res = await get("/v1/formulas/layer-phase-1/optimize?price=Maize%3D232", { "X-Request-Id": "queued-behind-large" });
     const waited = performance.now() - started;
@@ -94,7 +97,7 @@ describe("the queue", () => {
 
 describe("the rate limit comes before any work", () => {
   test("20 concurrent conditional optimizations from a key limited to 1 an hour: one solve, 19 refusals", async () => {
-    await eventually(async () => (await pool()).alive === 1 && (await pool()).busy === 0);
+    await eventually(async () => (await pool()).alive === 1 && (await pool()).busy === 0, WORKER_WAIT_MS);
     const limited = t.key({ rateLimit: 1 });
     const before = (await pool()).started!;
     const answers = await Promise.all(

@@ -9,13 +9,16 @@ import type { AdminStore } from "../src/admin/ops.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import type { SavingsItem } from "../src/schemas/optimize.ts";
 import { eventually, startTestServer, type TestServer } from "./helpers/harness.ts";
-import { largeFormula } from "./helpers/large-formula.ts";
+import { largeFormula, SLOWER_THAN_A_TIME_LIMIT } from "./helpers/large-formula.ts";
 import { openTestStore } from "./helpers/store.ts";
 
+/** A worker loads HiGHS (3.5 MB of WebAssembly) before it is alive: seconds on a loaded 2-core machine; polled, so waiting longer costs nothing when it is quick. */
+const WORKER_WAIT_MS = 30_000;
+
 const NOW = "2026-11-23T08:00:00.000Z";
-/** Far above a demo formula's solve (a few ms, in a fresh worker on a loaded machine too), far below the large one's (tens of seconds). */
+/** Far above a demo formula's solve (a few ms; over 1 s once in a fresh worker at load 25), far below the large one's (about 30 s). */
 const TIMEOUT_MS = 3000;
-const LARGE = largeFormula({ candidates: 200, nutrients: 100, limits: 100, ratios: 20 });
+const LARGE = largeFormula(SLOWER_THAN_A_TIME_LIMIT);
 
 let t: TestServer;
 let store: AdminStore;
@@ -63,7 +66,7 @@ describe("a solve past the time limit", () => {
     }
     const replaced = t.logs().filter((l) => l.msg === "solver time limit exceeded; worker replaced");
     expect(replaced.length).toBeGreaterThanOrEqual(1);
-    await eventually(async () => (await pool()).alive === 1);
+    await eventually(async () => (await pool()).alive === 1, WORKER_WAIT_MS);
   });
 
   test("holds nothing else up: /v1/health and a cached read answer while it runs", async () => {
@@ -72,7 +75,7 @@ describe("a solve past the time limit", () => {
       settled = true;
       return r;
     });
-    await eventually(async () => (await pool()).busy === 1);
+    await eventually(async () => (await pool()).busy === 1, WORKER_WAIT_MS);
     expect((await get("/v1/health", demoKey)).status).toBe(200);
     expect((await get("/v1/ingredients/Maize", demoKey)).status).toBe(200);
     expect(settled).toBe(false);

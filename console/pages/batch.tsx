@@ -4,10 +4,11 @@
  * the console around it). Size and scale steps live in the URL, so a sheet can be bookmarked.
  */
 import { useEffect, useState } from "preact/hooks";
-import { day, money, num, PER_T } from "../format.ts";
+import { day, kg, kgChange, money, PER_T, share, value } from "../format.ts";
 import { heading, href, Link, navigate, place, withQuery } from "../router.tsx";
 import { useResource } from "../resource.ts";
 import type { Envelope, FormulaDetail } from "../types.ts";
+import { limitUnit, useUnits } from "../nutrients.ts";
 import { Empty, Loaded, Num, Table } from "../ui.tsx";
 
 interface Sheet {
@@ -31,6 +32,8 @@ const FIELDS = [
 
 export function BatchPage(props: { id: string }) {
   const formula = useResource<Envelope<FormulaDetail>>(`/v1/formulas/${encodeURIComponent(props.id)}`);
+  const units = useUnits();
+  const unit = (c: Sheet["conflicts"][number]) => (limitUnit(units, c) ? ` ${limitUnit(units, c)}` : "");
   const q = place.value.query;
   const f = formula.state === "ready" ? formula.data.data : null;
   const values = {
@@ -58,7 +61,9 @@ export function BatchPage(props: { id: string }) {
       >
         {FIELDS.map((field) => (
           <label key={field.id}>
-            {field.label} <span class="unit">({field.hint})</span>
+            <span>
+              {field.label} <span class="unit">({field.hint})</span>
+            </span>
             <input inputMode="decimal" value={draft[field.id]} onInput={(e) => setDraft({ ...draft, [field.id]: e.currentTarget.value })} />
           </label>
         ))}
@@ -77,7 +82,7 @@ export function BatchPage(props: { id: string }) {
                   </p>
                   <div class="facts">
                     <p>
-                      <span class="label">Batch</span> <Num value={num(s.size, 3)} unit="kg" class="big" />
+                      <span class="label">Batch</span> <Num value={kg(s.size)} unit="kg" class="big" />
                     </p>
                     <p>
                       <span class="label">Cost of these amounts</span> <Num value={money(s.cost)} unit="per batch" class="big" />
@@ -92,7 +97,8 @@ export function BatchPage(props: { id: string }) {
                       <ul>
                         {s.conflicts.map((c, i) => (
                           <li key={i}>
-                            {c.key ?? c.name ?? `${c.numerator} : ${c.denominator}`} {c.bound} {num(c.limit)}: {c.bestAchievable === null ? "—" : num(c.bestAchievable)}
+                            {c.key ?? c.name ?? `${c.numerator} : ${c.denominator}`} {c.bound} {value(c.limit)}
+                            {unit(c)}: {c.bestAchievable === null ? "—" : `${value(c.bestAchievable)}${unit(c)}`}
                           </li>
                         ))}
                       </ul>
@@ -102,16 +108,16 @@ export function BatchPage(props: { id: string }) {
                     <Empty>The formula has no ingredient to weigh.</Empty>
                   ) : (
                     <Table
-                      caption={`Batch sheet of ${s.name}: ${num(s.size, 3)} kg, in order of addition`}
+                      caption={`Batch sheet of ${s.name}: ${kg(s.size)} kg, in order of addition`}
                       rows={s.lines}
                       rowKey={(l) => l.name}
                       columns={[
                         { id: "tick", label: "Done", cell: () => <span class="tick" aria-hidden="true" /> },
                         { id: "name", label: "Ingredient", cell: (l) => l.name },
-                        { id: "scale", label: "Scale", cell: (l) => `${l.scale} (${num(l.step, 3)} kg)` },
-                        { id: "kg", label: "Weigh", num: true, cell: (l) => <Num value={num(l.kg, 3)} unit="kg" class="strong" /> },
-                        { id: "percent", label: "Share", num: true, cell: (l) => <Num value={num(l.percent)} unit="%" /> },
-                        { id: "deviation", label: "vs exact", num: true, wide: true, cell: (l) => <Num value={num(l.deviationKg, 3)} unit="kg" /> },
+                        { id: "scale", label: "Scale", cell: (l) => `${l.scale} (${kg(l.step)} kg)` },
+                        { id: "kg", label: "Weigh", num: true, cell: (l) => <Num value={kg(l.kg)} unit="kg" class="strong" /> },
+                        { id: "percent", label: "Share", num: true, cell: (l) => <Num value={share(l.percent)} unit="%" /> },
+                        { id: "deviation", label: "vs exact", num: true, wide: true, cell: (l) => <Num value={kgChange(l.deviationKg)} unit="kg" /> },
                       ]}
                     />
                   )}

@@ -16,8 +16,4 @@ export function Coming(props: { what: string; back: string }) {
 }
 
 /** The formula pages still to come, as links on the formula page. */
-export const COMING_LINKS = [
-  { part: "sweep", label: "Sweep" },
-  { part: "frontier", label: "Frontier" },
-  { part: "confidence", label: "Confidence" },
-] as const;
+export const COMING_LINKS = [{ part: "confidence", label: "Confidence" }] as const;

@@ -6,7 +6,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api.ts";
-import { num } from "../format.ts";
+import { share } from "../format.ts";
 import { unitLabel, type Units } from "../nutrients.ts";
 import type { Constraints, Envelope, FormulaDetail } from "../types.ts";
 
@@ -109,7 +109,7 @@ export function FormulaEditor(props: { formula: FormulaDetail; units: Units; onS
       <h2 id="edit-h">Edit {f.name}</h2>
       <div class="table-wrap">
         <table>
-          <caption>Composition (percent of the batch; total {num(total)} %)</caption>
+          <caption>Composition (percent of the batch; total {share(total)} %)</caption>
           <thead>
             <tr>
               <th scope="col">Ingredient</th>

@@ -6,7 +6,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { session } from "../api.ts";
 import { StepChart } from "../chart.tsx";
-import { day, money, num, PER_T } from "../format.ts";
+import { count, day, kg, money, PER_T, share, value } from "../format.ts";
 import { historyWindow, priceAt } from "../history.ts";
 import { unitLabel, useUnits, type Units } from "../nutrients.ts";
 import { heading, href, Link } from "../router.tsx";
@@ -15,6 +15,13 @@ import type { Envelope, FormulaDetail, PriceHistoryReport } from "../types.ts";
 import { Empty, LimitBar, limitText, Loaded, Num, Table } from "../ui.tsx";
 import { COMING_LINKS } from "./coming.tsx";
 import { FormulaEditor } from "./formula-edit.tsx";
+
+/** The pages that work on one formula, beside Optimize. */
+const FORMULA_TOOLS = [
+  { part: "sweep", label: "Sweep" },
+  { part: "frontier", label: "Frontier" },
+  { part: "batch-sheet", label: "Batch sheet" },
+] as const;
 
 const perTon = (cost: number, batchSize: number) => Math.round((cost / batchSize) * 100000) / 100;
 
@@ -36,15 +43,15 @@ export function NutrientBars(props: { nutrients: Record<string, number>; limits:
       }}
       columns={[
         { id: "key", label: "Nutrient", cell: (k) => (props.units.name(k) === k ? k : `${props.units.name(k)} (${k})`) },
-        { id: "value", label: "Achieved", num: true, cell: (k) => (props.nutrients[k] === undefined ? "—" : <Num value={num(props.nutrients[k]!)} unit={unitLabel(props.units, k)} />) },
-        { id: "limit", label: "Limit", num: true, cell: (k) => <Num value={limitText(limited.get(k)?.min ?? null, limited.get(k)?.max ?? null, (n) => num(n))} unit={limited.has(k) ? unitLabel(props.units, k) : null} /> },
+        { id: "value", label: "Achieved", num: true, cell: (k) => (props.nutrients[k] === undefined ? "—" : <Num value={value(props.nutrients[k]!)} unit={unitLabel(props.units, k)} />) },
+        { id: "limit", label: "Limit", num: true, cell: (k) => <Num value={limitText(limited.get(k)?.min ?? null, limited.get(k)?.max ?? null, value)} unit={limited.has(k) ? unitLabel(props.units, k) : null} /> },
         {
           id: "bar",
           label: "Against the limit",
           cell: (k) => {
             const l = limited.get(k);
             const v = props.nutrients[k] ?? null;
-            return l ? <LimitBar value={v} min={l.min} max={l.max} label={`${k}: ${v === null ? "no value" : num(v)} against ${limitText(l.min, l.max, (n) => num(n))}`} /> : <span class="small">no limit</span>;
+            return l ? <LimitBar value={v} min={l.min} max={l.max} label={`${k}: ${v === null ? "no value" : value(v)} against ${limitText(l.min, l.max, value)}`} /> : <span class="small">no limit</span>;
           },
         },
       ]}
@@ -93,16 +100,18 @@ export function FormulaPage(props: { id: string }) {
       {({ data: f }) => (
         <>
           <p class="lead">
-            {f.species} · {f.subcategory} · batch of <Num value={num(f.batchSize, 0)} unit="kg" /> · saved {day(f.createdAt)} at{" "}
+            {f.species} · {f.subcategory} · batch of <Num value={count(f.batchSize)} unit="kg" /> · saved {day(f.createdAt)} at{" "}
             <Num value={money(perTon(f.totalCost, f.batchSize))} unit={PER_T} /> (<Num value={money(f.totalCost)} unit="per batch" />)
           </p>
           <nav class="actions" aria-label="This formula">
             <Link href={href(["formulas", f.id, "optimize"])} class="button">
               Optimize
             </Link>
-            <Link href={href(["formulas", f.id, "batch-sheet"])} class="button secondary">
-              Batch sheet
-            </Link>
+            {FORMULA_TOOLS.map((t) => (
+              <Link key={t.part} href={href(["formulas", f.id, t.part])} class="button secondary">
+                {t.label}
+              </Link>
+            ))}
             {COMING_LINKS.map((c) => (
               <Link key={c.part} href={href(["formulas", f.id, c.part])} class="button secondary">
                 {c.label}
@@ -125,13 +134,13 @@ export function FormulaPage(props: { id: string }) {
           <section aria-labelledby="comp-h">
             <h2 id="comp-h">Composition</h2>
             <Table
-              caption={`Composition of ${f.name} (batch of ${num(f.batchSize, 0)} kg)`}
+              caption={`Composition of ${f.name} (batch of ${count(f.batchSize)} kg)`}
               rows={f.ingredients}
               rowKey={(r) => r.name}
               columns={[
                 { id: "name", label: "Ingredient", cell: (r) => <Link href={href(["ingredients", r.name])}>{r.name}</Link> },
-                { id: "percent", label: "Inclusion", num: true, cell: (r) => <Num value={num(r.percent)} unit="%" /> },
-                { id: "amount", label: "Amount", num: true, cell: (r) => <Num value={num(r.amount, 3)} unit="kg" /> },
+                { id: "percent", label: "Inclusion", num: true, cell: (r) => <Num value={share(r.percent)} unit="%" /> },
+                { id: "amount", label: "Amount", num: true, cell: (r) => <Num value={kg(r.amount)} unit="kg" /> },
                 { id: "price", label: "Saved price", num: true, wide: true, cell: (r) => <Num value={money(r.price)} unit={PER_T} /> },
                 { id: "cost", label: "Cost", num: true, wide: true, cell: (r) => <Num value={money(r.cost)} unit="per batch" /> },
               ]}
@@ -148,12 +157,12 @@ export function FormulaPage(props: { id: string }) {
               <ul class="limits">
                 {f.constraints.ingredients.map((l) => (
                   <li key={l.name}>
-                    {l.name}: {limitText(l.min, l.max, (n) => `${num(n)} %`)}
+                    {l.name}: {limitText(l.min, l.max, (n) => `${share(n)} %`)}
                   </li>
                 ))}
                 {f.constraints.ratios.map((r) => (
                   <li key={`${r.numerator}/${r.denominator}`}>
-                    {r.numerator} : {r.denominator}: {limitText(r.min, r.max, (n) => num(n))}
+                    {r.numerator} : {r.denominator}: {limitText(r.min, r.max, value)}
                   </li>
                 ))}
               </ul>

@@ -66,7 +66,7 @@ export function FormulasPage() {
     <>
       {savings.state === "error" ? <ErrorNote error={savings.error} retry={savings.reload} what="Could not load today's costs and savings" /> : null}
       {savings.state === "loading" ? (
-        <p class="small" role="status">
+        <p class="small loading" role="status">
           Costing every formula at today's prices and optimizing it…
         </p>
       ) : null}

@@ -6,7 +6,7 @@
 import { useState } from "preact/hooks";
 import { session } from "../api.ts";
 import { StepChart } from "../chart.tsx";
-import { day, isoDay, money, num, PER_T } from "../format.ts";
+import { day, isoDay, money, PER_T, value } from "../format.ts";
 import { unitLabel, useUnits } from "../nutrients.ts";
 import { href, Link, navigate, place, withQuery } from "../router.tsx";
 import { useResource } from "../resource.ts";
@@ -115,7 +115,7 @@ export function IngredientPage(props: { name: string }) {
                 rowKey={(k) => k}
                 columns={[
                   { id: "key", label: "Nutrient", cell: (k) => (units.name(k) === k ? k : `${units.name(k)} (${k})`) },
-                  { id: "value", label: "Value", num: true, cell: (k) => <Num value={num(d.nutrients[k]!)} unit={unitLabel(units, k)} /> },
+                  { id: "value", label: "Value", num: true, cell: (k) => <Num value={value(d.nutrients[k]!)} unit={unitLabel(units, k)} /> },
                 ]}
               />
             );

@@ -8,8 +8,8 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api.ts";
-import { change, fixed, money, num, PER_T, pct } from "../format.ts";
-import { useUnits } from "../nutrients.ts";
+import { change, money, PER_T, pct, shadow, share, shareChange, value } from "../format.ts";
+import { limitUnit, useUnits, type Units } from "../nutrients.ts";
 import { heading, href, Link, navigate, place, withQuery } from "../router.tsx";
 import { useResource } from "../resource.ts";
 import type { Envelope, FormulaDetail, Optimization } from "../types.ts";
@@ -58,15 +58,15 @@ function Mixes(props: { r: Optimization }) {
       columns={[
         { id: "name", label: "Ingredient", cell: (n) => <Link href={href(["ingredients", n])}>{n}</Link> },
         { id: "price", label: "Price", num: true, cell: (n) => <Num value={money((best.get(n) ?? saved.get(n))!.price)} unit={PER_T} /> },
-        { id: "saved", label: "Saved", num: true, cell: (n) => <Num value={num(saved.get(n)?.percent ?? 0)} unit="%" /> },
-        { id: "optimum", label: "Optimum", num: true, cell: (n) => <Num value={num(best.get(n)?.percent ?? 0)} unit="%" /> },
-        { id: "delta", label: "Change", num: true, cell: (n) => <Num value={change((best.get(n)?.percent ?? 0) - (saved.get(n)?.percent ?? 0)).replace(/\.?0+$/, "")} unit="pts" /> },
+        { id: "saved", label: "Saved", num: true, cell: (n) => <Num value={share(saved.get(n)?.percent ?? 0)} unit="%" /> },
+        { id: "optimum", label: "Optimum", num: true, cell: (n) => <Num value={share(best.get(n)?.percent ?? 0)} unit="%" /> },
+        { id: "delta", label: "Change", num: true, cell: (n) => <Num value={shareChange((best.get(n)?.percent ?? 0) - (saved.get(n)?.percent ?? 0))} unit="pts" /> },
       ]}
     />
   );
 }
 
-function Sensitivity(props: { r: Optimization }) {
+function Sensitivity(props: { r: Optimization; units: Units }) {
   const sp = props.r.shadowPrices;
   const binding = sp ? [...sp.nutrients, ...sp.ingredients, ...sp.ratios] : [];
   const nameOf = (s: (typeof binding)[number]) => s.key ?? s.name ?? `${s.numerator} : ${s.denominator}`;
@@ -82,9 +82,9 @@ function Sensitivity(props: { r: Optimization }) {
           rowKey={(s) => `${nameOf(s)}-${s.bound}`}
           columns={[
             { id: "name", label: "Limit", cell: (s) => `${nameOf(s)} ${s.bound}` },
-            { id: "limit", label: "At", num: true, cell: (s) => <Num value={num(s.limit)} /> },
-            { id: "shadow", label: "Shadow price", num: true, cell: (s) => <Num value={fixed(s.shadowPrice, 4)} unit={`${PER_T} per unit`} /> },
-            { id: "range", label: "Holds from – to", num: true, cell: (s) => `${s.validFrom === null ? "−∞" : num(s.validFrom)} – ${s.validTo === null ? "∞" : num(s.validTo)}` },
+            { id: "limit", label: "At", num: true, cell: (s) => <Num value={value(s.limit)} unit={limitUnit(props.units, s)} /> },
+            { id: "shadow", label: "Shadow price", num: true, cell: (s) => <Num value={shadow(s.shadowPrice)} unit={`${PER_T} per ${limitUnit(props.units, s) || "unit"}`} /> },
+            { id: "range", label: "Holds from – to", num: true, cell: (s) => <Num value={`${s.validFrom === null ? "−∞" : value(s.validFrom)} – ${s.validTo === null ? "∞" : value(s.validTo)}`} unit={limitUnit(props.units, s)} /> },
           ]}
         />
       )}
@@ -172,7 +172,7 @@ export function OptimizePage(props: { id: string }) {
             <ul>
               {last.conflicts!.map((c, i) => (
                 <li key={i}>
-                  {c.key ?? c.name} {c.bound} {c.limit !== undefined ? num(c.limit) : ""}: best achievable {c.bestAchievable !== undefined ? num(c.bestAchievable) : "—"}
+                  {c.key ?? c.name} {c.bound} {c.limit !== undefined ? `${value(c.limit)} ${limitUnit(units, c)}` : ""}: best achievable {c.bestAchievable !== undefined ? `${value(c.bestAchievable)} ${limitUnit(units, c)}` : "—"}
                 </li>
               ))}
             </ul>
@@ -207,7 +207,7 @@ export function OptimizePage(props: { id: string }) {
               </>
             )}
           </Loaded>
-          <Sensitivity r={last} />
+          <Sensitivity r={last} units={units} />
         </>
       )}
       <p>

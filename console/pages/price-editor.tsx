@@ -40,7 +40,9 @@ export function PriceEditor(props: { name: string; price: number; inStock: boole
       <h2 id="edit-price-h">Change price or stock</h2>
       <div class="row">
         <label>
-          New price <span class="unit">{PER_T}</span>
+          <span>
+            New price <span class="unit">{PER_T}</span>
+          </span>
           <input name="price" type="number" inputMode="decimal" min="0" step="any" value={price} onInput={(e) => setPrice(e.currentTarget.value)} required />
         </label>
         <label class="check">

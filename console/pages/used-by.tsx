@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api.ts";
-import { money, num, PER_T } from "../format.ts";
+import { count, money, PER_T, share } from "../format.ts";
 import { href, Link } from "../router.tsx";
 import type { Envelope, FormulaDetail, FormulaListItem } from "../types.ts";
 import { Empty, ErrorNote, Loading, Num, Table } from "../ui.tsx";
@@ -44,9 +44,9 @@ export function UsedBy(props: { name: string; formulas: Envelope<FormulaListItem
       rowKey={(u) => u.id}
       columns={[
         { id: "name", label: "Formula", cell: (u) => <Link href={href(["formulas", u.id])}>{u.name}</Link> },
-        { id: "percent", label: "Inclusion", num: true, cell: (u) => <Num value={num(u.percent)} unit="%" /> },
+        { id: "percent", label: "Inclusion", num: true, cell: (u) => <Num value={share(u.percent)} unit="%" /> },
         { id: "perTon", label: "+10 on its price adds", num: true, cell: (u) => <Num value={money((u.percent / 100) * 10)} unit={PER_T} /> },
-        { id: "perBatch", label: "per batch", num: true, cell: (u) => <Num value={money((u.percent / 100) * 10 * (u.batchSize / 1000))} unit={`per ${num(u.batchSize, 0)} kg`} /> },
+        { id: "perBatch", label: "per batch", num: true, cell: (u) => <Num value={money((u.percent / 100) * 10 * (u.batchSize / 1000))} unit={`per ${count(u.batchSize)} kg`} /> },
       ]}
     />
   );

@@ -7,7 +7,12 @@ import type { FileFormula } from "../domain/formula-file.ts";
 import type { FileFormat } from "../domain/ingredient-file.ts";
 import type { FormulaDetail } from "../schemas/formulas.ts";
 import { checkIngredientImport, writeFormulaImport, writeIngredientImport, type IngredientImportOptions } from "../store/imports.ts";
+import type { FormulaImportOptions } from "../store/import-rules.ts";
 import { transaction } from "../store/transaction.ts";
+import type { PriceRow } from "../domain/price-file.ts";
+import type { NutrientDefinition } from "../domain/nutrients.ts";
+import { writeNutrientImport } from "../store/nutrients.ts";
+import { writePriceImport, type PriceImportOptions, type PriceImportResult } from "../store/price-import.ts";
 
 /**
  * Import an ingredient file (CSV or JSON); throws a ValidationError naming the first bad row, and then
@@ -23,6 +28,22 @@ export function importIngredients(db: Database, workspaceId: number, text: strin
  * Import validated formulas; all or nothing.
  * @example importFormulas(db, 1, readFormulaFile(text), { replace: false, now }) // FormulaDetail[]
  */
-export function importFormulas(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: { replace: boolean; now: string }): FormulaDetail[] {
+export function importFormulas(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: FormulaImportOptions): FormulaDetail[] {
   return transaction(db, () => writeFormulaImport(db, workspaceId, formulas, options));
+}
+
+/**
+ * Import checked price rows (`readPriceFile`); all or nothing.
+ * @example importPrices(db, 1, readPriceFile(text, now), { now, events: true }) // { changed: 12, unchanged: 40 }
+ */
+export function importPrices(db: Database, workspaceId: number, rows: readonly PriceRow[], options: PriceImportOptions): PriceImportResult {
+  return transaction(db, () => writePriceImport(db, workspaceId, rows, options));
+}
+
+/**
+ * Define or replace every key of a checked nutrient file (`readNutrientFile`); all or nothing.
+ * @example importNutrients(db, 1, readNutrientFile(text, "csv")) // { added: 2, replaced: 23 }
+ */
+export function importNutrients(db: Database, workspaceId: number, rows: readonly NutrientDefinition[]): { added: number; replaced: number } {
+  return transaction(db, () => writeNutrientImport(db, workspaceId, rows));
 }

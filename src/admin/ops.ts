@@ -16,11 +16,13 @@ import { deleteFormula, listFormulaDetails, requireFormula } from "../store/form
 import { deleteIngredient } from "../store/ingredient-changes.ts";
 import { findIngredient, listIngredientDetails } from "../store/ingredients.ts";
 import { createKey, identifyKey, listKeys, setKeyActive, setKeyRateLimit, setKeyWrite } from "../store/keys.ts";
+import { deletePlan, importPlans, listPlans, requirePlan } from "../store/plans.ts";
 import { priceHistory } from "../store/price-history.ts";
+import { listNutrients, putNutrient } from "../store/nutrients.ts";
 import { transaction } from "../store/transaction.ts";
 import { createWebhook, listWebhooks, pendingCount, removeWebhook, requireWebhookTarget, setWebhookEnabled, setWebhookSecret } from "../store/webhooks.ts";
 import { createWorkspace, listWorkspaces, requireWorkspace } from "../store/workspaces.ts";
-import type { importFormulas, importIngredients } from "./imports.ts";
+import type { importFormulas, importIngredients, importNutrients, importPrices } from "./imports.ts";
 
 /** Reads: no transaction. Add a read here (and its PostgreSQL twin: the compiler asks for it). */
 const READS = {
@@ -40,6 +42,9 @@ const READS = {
   formulaCost,
   costChanges,
   priceHistory,
+  listNutrients,
+  listPlans,
+  requirePlan,
 };
 
 /** Writes: each runs in one transaction of its own. */
@@ -58,16 +63,21 @@ const WRITES = {
   retryFailed,
   deleteFormula,
   deleteIngredient,
+  putNutrient,
+  importPlans,
+  deletePlan,
 };
 
 /**
  * Whole operations that check outside and write in one transaction they open themselves; loaded when
  * called (the file parsers and the demo's files cost a command that does not import a third of its start).
  */
-type Whole = { importIngredients: typeof importIngredients; importFormulas: typeof importFormulas; seedDemo: typeof seedDemo };
+type Whole = { importIngredients: typeof importIngredients; importFormulas: typeof importFormulas; importPrices: typeof importPrices; importNutrients: typeof importNutrients; seedDemo: typeof seedDemo };
 const WHOLE: { [K in keyof Whole]: () => Promise<Whole[K]> } = {
   importIngredients: async () => (await import("./imports.ts")).importIngredients,
   importFormulas: async () => (await import("./imports.ts")).importFormulas,
+  importPrices: async () => (await import("./imports.ts")).importPrices,
+  importNutrients: async () => (await import("./imports.ts")).importNutrients,
   seedDemo: async () => (await import("../demo/seed.ts")).seedDemo,
 };
 

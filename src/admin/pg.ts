@@ -14,7 +14,10 @@ import * as formulas from "../store/pg/formulas.ts";
 import * as imports from "../store/pg/imports.ts";
 import * as ingredients from "../store/pg/ingredients.ts";
 import * as keys from "../store/pg/keys.ts";
+import * as nutrients from "../store/pg/nutrients.ts";
+import * as plans from "../store/pg/plans.ts";
 import * as priceHistory from "../store/pg/price-history.ts";
+import { importPrices } from "../store/pg/price-import.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
 import * as webhooks from "../store/pg/webhooks.ts";
 import * as workspaces from "../store/pg/workspaces.ts";
@@ -53,6 +56,14 @@ const OPS: PgAdminOps = {
   deleteIngredient: changes.deleteIngredient,
   importIngredients: imports.importIngredients,
   importFormulas: imports.importFormulas,
+  importPrices,
+  importNutrients: (sql, workspaceId, rows) => writeTransaction(sql, (tx) => nutrients.writeNutrientImport(tx, workspaceId, rows)),
+  listNutrients: nutrients.listNutrients,
+  putNutrient: nutrients.putNutrient,
+  listPlans: plans.listPlans,
+  requirePlan: plans.requirePlan,
+  importPlans: plans.importPlans,
+  deletePlan: plans.deletePlan,
   seedDemo,
 };
 

@@ -7,11 +7,12 @@ import type { SQL } from "bun";
 import { writeFormulaImport, checkIngredientImport, writeIngredientImport } from "../store/pg/imports.ts";
 import { listIngredients, listPrices } from "../store/pg/ingredients.ts";
 import { createKey } from "../store/pg/keys.ts";
+import { writeNutrientImport } from "../store/pg/nutrients.ts";
 import { pricesInEffect, recordPrice } from "../store/pg/price-history.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
 import { requireWorkspace } from "../store/pg/workspaces.ts";
 import { demoQuotes } from "./history.ts";
-import { DEMO_INGREDIENTS_CSV, DEMO_WORKSPACE, demoFormulas, demoKey, demoOptions, pricedOnItsDay, refuseHeld, type DemoWorkspace } from "./seed.ts";
+import { DEMO_INGREDIENTS_CSV, DEMO_WORKSPACE, demoFormulas, demoKey, demoNutrients, demoOptions, demoWeeks, pricedOnItsDay, refuseHeld, type DemoWorkspace } from "./seed.ts";
 
 /**
  * Fill the default workspace with the demo and issue a read key and a write key, in one transaction.
@@ -22,9 +23,10 @@ export async function seedDemo(sql: SQL, now: string): Promise<DemoWorkspace> {
   return writeTransaction(sql, async (tx) => {
     refuseHeld(ws.slug, (await listIngredients(tx, ws.id)).length);
     const options = demoOptions(now);
+    await writeNutrientImport(tx, ws.id, demoNutrients());
     const { added } = await writeIngredientImport(tx, ws.id, await checkIngredientImport(tx, ws.id, DEMO_INGREDIENTS_CSV, "csv", options), options);
     for (const ingredient of await listPrices(tx, ws.id)) {
-      for (const quote of demoQuotes(ingredient, Date.parse(now))) await recordPrice(tx, ws.id, ingredient.name, { ...quote, source: "demo" });
+      for (const quote of demoQuotes(ingredient, Date.parse(now), demoWeeks(now))) await recordPrice(tx, ws.id, ingredient.name, { ...quote, source: "demo" });
     }
     const formulas = [];
     for (const f of demoFormulas()) formulas.push(pricedOnItsDay(f, await pricesInEffect(tx, ws.id, f.formula.createdAt ?? now)));

@@ -1,25 +1,33 @@
 /**
  * The demo workspace of `feedbase demo` (docs/decisions.md#demo-data): the project's own demo files, embedded in the
- * executable, imported through the same validation and arithmetic as any admin's file, with a few
- * months of weekly prices behind today's (history.ts). Each formula is saved at the prices of its
+ * executable, imported through the same validation and arithmetic as any admin's file, with more
+ * than a year of weekly prices behind today's (history.ts). Each formula is saved at the prices of its
  * `createdAt` by that history, so its saved cost is what it cost then.
  */
 import type { Database } from "bun:sqlite";
 import { ConflictError } from "../domain/errors.ts";
 import { parseFormulaFile, type FileFormula } from "../domain/formula-file.ts";
 import { createKey } from "../store/keys.ts";
+import { readNutrientFile } from "../domain/nutrient-file.ts";
 import { checkIngredientImport, writeFormulaImport, writeIngredientImport } from "../store/imports.ts";
 import { listIngredients, listPrices } from "../store/ingredients.ts";
+import { writeNutrientImport } from "../store/nutrients.ts";
 import { pricesInEffect, recordPrice } from "../store/price-history.ts";
 import { transaction } from "../store/transaction.ts";
 import { requireWorkspace } from "../store/workspaces.ts";
-import { demoQuotes } from "./history.ts";
+import { demoQuotes, MIN_DEMO_WEEKS, WEEK_MS } from "./history.ts";
 import ingredientsCsv from "./ingredients.csv" with { type: "text" };
+import nutrientsCsv from "./nutrients.csv" with { type: "text" };
 import formulas from "./formulas.json";
 
 export const DEMO_WORKSPACE = "default";
 /** The demo's ingredients, as a CSV an admin could import. */
 export const DEMO_INGREDIENTS_CSV: string = ingredientsCsv;
+/**
+ * The definition of every key the demo's ingredients use, on the basis their values are given (as fed;
+ * RUP in % of the feed), replacing a new workspace's standard ones where they differ.
+ */
+export const demoNutrients = () => readNutrientFile(nutrientsCsv, "csv");
 
 export interface DemoWorkspace {
   ingredients: number;
@@ -38,9 +46,10 @@ export function seedDemo(db: Database, now: string): DemoWorkspace {
   return transaction(db, () => {
     refuseHeld(ws.slug, listIngredients(db, ws.id).length);
     const options = demoOptions(now);
+    writeNutrientImport(db, ws.id, demoNutrients());
     const { added } = writeIngredientImport(db, ws.id, checkIngredientImport(db, ws.id, DEMO_INGREDIENTS_CSV, "csv", options), options);
     for (const ingredient of listPrices(db, ws.id)) {
-      for (const quote of demoQuotes(ingredient, Date.parse(now))) recordPrice(db, ws.id, ingredient.name, { ...quote, source: "demo" });
+      for (const quote of demoQuotes(ingredient, Date.parse(now), demoWeeks(now))) recordPrice(db, ws.id, ingredient.name, { ...quote, source: "demo" });
     }
     const saved = writeFormulaImport(db, ws.id, demoFormulas().map((f) => pricedOnItsDay(f, pricesInEffect(db, ws.id, f.formula.createdAt ?? now))), options);
     const key = (write: boolean) => createKey(db, demoKey(ws.id, write, now));
@@ -56,6 +65,16 @@ export function refuseHeld(slug: string, held: number): void {
 /** How the demo's files are imported. @example writeIngredientImport(db, ws.id, rows, demoOptions(now)) */
 export const demoOptions = (now: string) => ({ update: false, replace: false, now, source: "demo" as const });
 
+/**
+ * Weeks of demo history before `now`: at least 400 days, and always back past the oldest formula's
+ * `createdAt`, so every formula's cost on its day is answered from the history.
+ * @example demoWeeks("2026-11-23T00:00:00.000Z") // 58
+ */
+export function demoWeeks(now: string): number {
+  const oldest = Math.min(...demoFormulas().map((f) => Date.parse(f.formula.createdAt ?? now)));
+  return Math.max(MIN_DEMO_WEEKS, Math.ceil((Date.parse(now) - oldest) / WEEK_MS) + 1);
+}
+
 /** The demo's formulas, checked. @example demoFormulas().length // 11 */
 export const demoFormulas = (): FileFormula[] => parseFormulaFile(formulas);
 
@@ -64,5 +83,8 @@ export function pricedOnItsDay(f: FileFormula, prices: Map<string, number>): Fil
   return { ...f, formula: { ...f.formula, ingredients: f.formula.ingredients.map((row) => ({ ...row, price: prices.get(row.name) ?? row.price })) } };
 }
 
+/** Requests per hour of a demo key: someone exploring (and the console) must not hit the default 100 within the hour. */
+export const DEMO_RATE_LIMIT = 10_000;
+
 /** The demo's read or write key. @example createKey(db, demoKey(1, true, now)) */
-export const demoKey = (workspaceId: number, write: boolean, now: string) => ({ workspaceId, write, rateLimit: 100, label: write ? "demo write" : "demo read", now });
+export const demoKey = (workspaceId: number, write: boolean, now: string) => ({ workspaceId, write, rateLimit: DEMO_RATE_LIMIT, label: write ? "demo write" : "demo read", now });

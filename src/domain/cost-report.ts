@@ -4,7 +4,7 @@
  * moves (the `formula.cost_changed` payload). Recosting itself is recost.ts.
  */
 import { round, totalCostOf } from "./formula-math.ts";
-import { byLargestMove, costAt, costChange, type CostChange, type SavedFormula, type SavedRow } from "./recost.ts";
+import { byLargestMove, costAt, costChange, costPerTonAt, type CostChange, type SavedFormula, type SavedRow } from "./recost.ts";
 
 /** A saved row with its ingredient's current price (null if the ingredient is gone). */
 export type LiveRow = SavedRow & { priceNow: number | null };
@@ -47,11 +47,18 @@ export function changesSince(formulas: readonly ReportFormula[], then: ((name: s
   return changes.sort(byLargestMove);
 }
 
+/** Σ percent/100 × price, 2 decimals: recost.ts's costPerTonAt over rows that carry their price. */
+const perTon = (rows: readonly { percent: number; price: number }[]): number => costPerTonAt(rows as SavedRow[], savedPrice);
+const savedPrice = (_: string, row: SavedRow) => row.price;
+
 export interface FormulaCostMove {
   id: string;
   name: string;
   old_cost: number;
   new_cost: number;
+  batch_size: number;
+  old_cost_per_ton: number;
+  new_cost_per_ton: number;
 }
 
 /** One line as `[formulaId, formulaName, batchSize, percent, ingredient, currentPrice]`, by formula then position. */
@@ -60,7 +67,7 @@ export type MoveLine = [string, string, number, number, string, number];
 /**
  * The formulas whose cost moves at 2 decimals when `ingredient` went from `oldPrice` to its current
  * price, from the lines of the formulas that use it.
- * @example movesOf(lines, "Maize", 228) // [{ id: "broiler-starter", name, old_cost: 612.44, new_cost: 618.9 }]
+ * @example movesOf(lines, "Maize", 228) // [{ id: "broiler-starter", name, old_cost: 612.44, new_cost: 618.9, batch_size: 2000, old_cost_per_ton: 306.22, new_cost_per_ton: 309.45 }]
  */
 export function movesOf(lines: readonly MoveLine[], ingredient: string, oldPrice: number): FormulaCostMove[] {
   const moves: FormulaCostMove[] = [];
@@ -69,9 +76,13 @@ export function movesOf(lines: readonly MoveLine[], ingredient: string, oldPrice
     let end = start;
     while (end < lines.length && lines[end]![0] === id) end++;
     const rows = lines.slice(start, end);
-    const oldCost = totalCostOf(rows.map(([, , , percent, line, price]) => ({ percent, batchSize, price: line === ingredient ? oldPrice : price })));
-    const newCost = totalCostOf(rows.map(([, , , percent, , price]) => ({ percent, batchSize, price })));
-    if (round(newCost - oldCost, 2) !== 0) moves.push({ id, name, old_cost: oldCost, new_cost: newCost });
+    const oldRows = rows.map(([, , , percent, line, price]) => ({ percent, batchSize, price: line === ingredient ? oldPrice : price }));
+    const newRows = rows.map(([, , , percent, , price]) => ({ percent, batchSize, price }));
+    const oldCost = totalCostOf(oldRows);
+    const newCost = totalCostOf(newRows);
+    if (round(newCost - oldCost, 2) !== 0) {
+      moves.push({ id, name, old_cost: oldCost, new_cost: newCost, batch_size: batchSize, old_cost_per_ton: perTon(oldRows), new_cost_per_ton: perTon(newRows) });
+    }
     start = end;
   }
   return moves;

@@ -8,12 +8,10 @@ import { locatedProblem } from "../schemas/problem.ts";
 import type { IngredientDetail } from "../schemas/responses.ts";
 import { csvLine } from "./csv.ts";
 import { ValidationError } from "./errors.ts";
-import { computeFormula, round } from "./formula-math.ts";
+import { computeFormula } from "./formula-math.ts";
+import { checkPercentSum } from "./formula-writes.ts";
 import { hasProtoKey, PROTO_KEY_PROBLEM } from "../schemas/ingredients.ts";
 import { readableJson } from "./json-text.ts";
-
-/** docs/decisions.md#formulas-and-files: percents sum to 100 ± 0.01. */
-const SUM_TOLERANCE = 0.01;
 
 /** A validated formula of a file and how messages name it. */
 export interface FileFormula {
@@ -52,9 +50,7 @@ export function parseFormulaFile(items: unknown): FileFormula[] {
     }
     if (hasProtoKey((item as { nutrients?: unknown }).nutrients)) throw new ValidationError(`${label}: ${PROTO_KEY_PROBLEM}`);
     const formula = result.data;
-    const sum = round(formula.ingredients.reduce((acc, row) => acc + row.percent, 0), 6);
-    // Compared after rounding: 59.99 + 40 is 99.99000000000001 in binary, and it is within the tolerance.
-    if (round(Math.abs(sum - 100), 6) > SUM_TOLERANCE) throw new ValidationError(`${label}: percents sum to ${sum}, not 100 (± ${SUM_TOLERANCE})`);
+    checkPercentSum(formula, label);
     if (formula.id !== undefined) {
       const other = ids.get(formula.id);
       if (other !== undefined) throw new ValidationError(`${label}: id ${formula.id} is also used by ${other}`);

@@ -43,6 +43,19 @@ export function costAt(batchSize: number, rows: readonly SavedRow[], priceOf: Pr
   return round(sum, 2);
 }
 
+/**
+ * The cost of one tonne of a composition at the given prices: Σ percent/100 × price, rounded to 2
+ * once (never derived from a rounded per-batch cost, so formulas of any batch size compare exactly).
+ * @example costPerTonAt(rows, (name) => prices.get(name)!) // 306.22
+ */
+export function costPerTonAt(rows: readonly SavedRow[], priceOf: PriceOf): number {
+  let sum = 0;
+  for (const row of rows) sum += (row.percent / 100) * priceOf(row.name, row);
+  return round(sum, 2);
+}
+
+const savedPrice: PriceOf = (_, row) => row.price;
+
 /** `part / whole × 100` to 2 decimals; null when there is no whole to compare with. */
 export function percentOf(part: number, whole: number): number | null {
   return whole === 0 ? null : round((part / whole) * 100, 2);
@@ -55,6 +68,7 @@ export function percentOf(part: number, whole: number): number | null {
 export function recost(f: SavedFormula, at: string, priceOf: PriceOf): Recosted {
   const cost = costAt(f.batchSize, f.ingredients, priceOf);
   const change = round(cost - f.totalCost, 2);
+  const costPerTon = costPerTonAt(f.ingredients, priceOf);
   return {
     id: f.id,
     name: f.name,
@@ -64,6 +78,8 @@ export function recost(f: SavedFormula, at: string, priceOf: PriceOf): Recosted 
     cost,
     change,
     changePercent: percentOf(change, f.totalCost),
+    costPerTon,
+    changePerTon: round(costPerTon - costPerTonAt(f.ingredients, savedPrice), 2),
     ingredients: f.ingredients.map((row) => {
       const price = priceOf(row.name, row);
       const rowCost = costOf(row.amount, price);
@@ -101,7 +117,9 @@ export function costChange(
   }
   drivers.sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || byBytes(a.name, b.name));
   const { id, name, species, subcategory, batchSize } = f;
-  return { id, name, species, subcategory, batchSize, costThen: then.cost, costNow: now.cost, change, changePercent: percentOf(change, then.cost), drivers };
+  const costPerTon = costPerTonAt(f.ingredients, now.priceOf);
+  const changePerTon = round(costPerTon - costPerTonAt(f.ingredients, then.priceOf), 2);
+  return { id, name, species, subcategory, batchSize, costThen: then.cost, costNow: now.cost, change, changePercent: percentOf(change, then.cost), costPerTon, changePerTon, drivers };
 }
 
 /**

@@ -3,6 +3,8 @@ import { STATUS_TEXT } from "../failures.ts";
 import { VERSION } from "../version.ts";
 import * as H from "../schemas/history.ts";
 import * as R from "../schemas/responses.ts";
+import { formulaUpdatedPayload } from "../schemas/formula-put.ts";
+import { planUpdatedPayload } from "../schemas/plans.ts";
 import { RATE_LIMIT_FIELDS } from "./rate-limit.ts";
 import { accessOf, type Route } from "./route.ts";
 
@@ -80,6 +82,15 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
         headers: { ...(open ? {} : rateLimitRefs), ...etag, ...Object.fromEntries(Object.entries(ok.headers ?? {}).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) },
         content: { [ok.contentType ?? "application/json"]: { schema: toSchema(ok.schema, "output") } },
       },
+      ...(ok.created
+        ? {
+            201: {
+              description: ok.created.description,
+              headers: { ...rateLimitRefs, ...Object.fromEntries(Object.entries(ok.created.headers).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) },
+              content: { "application/json": { schema: toSchema(ok.schema, "output") } },
+            },
+          }
+        : {}),
       ...(route.etag ? { 304: { description: NOT_MODIFIED, headers: { ...rateLimitRefs, ...etag } } } : {}),
     };
     for (const status of documentedErrors(route)) {
@@ -133,6 +144,8 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
       "price.updated": event("price.updated", R.priceUpdatedPayload),
       "ingredient.added": event("ingredient.added", R.ingredientAddedPayload),
       "formula.cost_changed": event("formula.cost_changed", H.formulaCostChangedPayload),
+      "formula.updated": event("formula.updated", formulaUpdatedPayload),
+      "plan.updated": event("plan.updated", planUpdatedPayload),
       ping: event(
         "ping",
         R.pingPayload,

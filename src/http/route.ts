@@ -102,7 +102,15 @@ export interface RouteSpec<P extends string, Q extends QuerySchema | undefined, 
    */
   lookup?: (ctx: ContextOf<A>, params: Record<ParamNames<P>, string>) => F;
   /** The success answer; `schema` documents it and test/helpers/contract.ts checks every one the suite sees. */
-  response: { status: 200 | 201; description: string; schema: z.ZodType; headers?: Record<string, string>; contentType?: string };
+  response: {
+    status: 200 | 201;
+    description: string;
+    schema: z.ZodType;
+    headers?: Record<string, string>;
+    contentType?: string;
+    /** A PUT that creates when the record is new: then 201 with the same schema and these headers (`Location`), else `status`. */
+    created?: { description: string; headers: Record<string, string> };
+  };
   /** Every status beyond 401, 405 and 500 that this route can answer; test/openapi.test.ts checks it covers the router's own. */
   errors: readonly ErrorStatus[];
   handle(ctx: ContextOf<A>, input: RouteInput<P, Out<Q>, Out<B>, F>): Reply | Promise<Reply>;

@@ -39,7 +39,7 @@ export const SOLVER_OPTIONS = {
  * On a problem at the edge of feasibility (limits 1e-7 apart) simplex without presolve can end with an
  * unknown status; a second run with presolve settles it (its basis and duals are postsolved).
  */
-const SECOND_TRY = { ...SOLVER_OPTIONS, presolve: "on" } as const;
+export const SECOND_TRY = { ...SOLVER_OPTIONS, presolve: "on" } as const;
 
 /** HiGHS's basis status codes (`highs.constants.basisStatus`). */
 export const BASIS = { lower: 0, basic: 1, upper: 2 } as const;
@@ -111,7 +111,8 @@ export function solveLp(highs: Highs, lp: DenseLp, options: { ranging: boolean }
   return readSolution(highs, model, options.ranging);
 }
 
-const settled = (highs: Highs, model: Model) => {
+/** Whether the last run ended optimal or infeasible (anything else earns a second try with presolve). */
+export const settled = (highs: Highs, model: Model) => {
   const status = model.getModelStatus();
   return status === highs.constants.modelStatus.optimal || status === highs.constants.modelStatus.infeasible;
 };

@@ -68,8 +68,8 @@ export function optimizeFormula(highs: Highs, formula: FormulaToOptimize, lookup
   return shapeResult(formula, lookup, options, outcome, mix);
 }
 
-/** `mix`: the rounded optimum in grid units of 0.0001 % (rounding.ts). */
-function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: OptimizeOptions, outcome: LeastCostOutcome, mix: Int32Array): OptimizeResult {
+/** The answer from a solve; `mix`: the rounded optimum in grid units of 0.0001 % (rounding.ts). */
+export function shapeResult(formula: FormulaToOptimize, lookup: Lookup, options: OptimizeOptions, outcome: LeastCostOutcome, mix: Int32Array): OptimizeResult {
   const { batchSize } = formula;
   const priceNow = (row: { name: string; price: number }) => options.prices.get(row.name) ?? lookup(row.name)?.price ?? row.price;
   const currentRows = formula.ingredients.map((row) => ({ name: row.name, percent: row.percent, price: priceNow(row) }));

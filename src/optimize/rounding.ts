@@ -6,8 +6,8 @@
  * was closest to going the other way) is kept when it keeps every limit. When it breaks one (it mostly
  * does: an optimum sits on its binding limits, and rounding goes either way), the problem is solved
  * again with every bound pulled inward by a margin (reachOf), and that optimum is rounded plainly;
- * bounds still broken get twice the margin, up to the most plain rounding can move the row, where the
- * limit holds by construction. The cost is a hair above the optimum's (at most 0.02 per ton on the demo).
+ * while a bound is still broken every margin doubles, past the most plain rounding can move a row,
+ * where every limit holds by construction. The cost is a little above the optimum's (0.0005 to 0.16 per ton on the demo).
  * HiGHS's own MIP solver would find the cheapest grid mix, but its WebAssembly build spends about
  * 100 ms setting up each run, more than a whole optimization may take.
  * Where a bound cannot be pulled in (a fixed level: min = max), a small integer program on the grid
@@ -26,7 +26,7 @@ import { lpOf } from "./solve.ts";
 const WINDOWS = [10, 100];
 /** Solves of one window: after a mix the exact check refuses, its broken rows are tightened and it is searched again. */
 const TIGHTENINGS = 2;
-/** Re-solves with the limits pulled in: each further one doubles the margin of the bounds the last rounding still broke. */
+/** Re-solves with the limits pulled in: each further one doubles every margin; the fourth reaches the most rounding can move a row. */
 const MARGIN_TRIES = 5;
 
 /**
@@ -40,7 +40,7 @@ export function roundedMix(highs: Highs, problem: LeastCostProblem, x: ArrayLike
   let fewest = { units: plain, broken: check.breaks(plain) };
   if (fewest.broken.length === 0) return plain;
   const margins = problem.rows.map((row) => {
-    const reach = reachOf(row, problem);
+    const reach = reachOf(row, problem, x);
     return { min: Number.isFinite(row.lower) ? reach : 0, max: Number.isFinite(row.upper) ? reach : 0 };
   });
   for (let attempt = 0; attempt < MARGIN_TRIES; attempt++) {
@@ -50,7 +50,8 @@ export function roundedMix(highs: Highs, problem: LeastCostProblem, x: ArrayLike
     const broken = check.breaks(units);
     if (broken.length === 0) return units;
     if (broken.length < fewest.broken.length) fewest = { units, broken };
-    for (const b of broken) margins[b.row]![b.bound] *= 2;
+    // Every margin doubles, not only the broken ones: the pulled optimum moves to another vertex, where other rows bind.
+    for (const m of margins) [m.min, m.max] = [m.min * 2, m.max * 2];
   }
   for (const window of WINDOWS) {
     const found = withinWindow(highs, problem, x, check, window);
@@ -63,14 +64,15 @@ export function roundedMix(highs: Highs, problem: LeastCostProblem, x: ArrayLike
  * The first margin of a row: an eighth of the most plain rounding can move it (every percent by at most
  * one grid unit, so Σ |a_j| × 0.0001 over the candidates; for a ratio, which a warning reads on levels
  * rounded to 4 decimals, half a rounding step of each level more). Rounding errors mostly cancel, so the
- * full reach would cost more than needed (measured on the demo: an eighth first, doubling, costs about
- * a third as much above the optimum, 0.0005 to 0.014 per ton).
+ * full reach would cost more than needed (an eighth first, then doubling, is what the demo measured best).
  */
-function reachOf(row: LeastCostProblem["rows"][number], problem: LeastCostProblem): number {
+function reachOf(row: LeastCostProblem["rows"][number], problem: LeastCostProblem, x: ArrayLike<number>): number {
   if (row.limit === null) return 0;
   let reach = 0;
   problem.candidates.forEach((c, j) => {
-    if (!c.held) reach += Math.abs(row.coefficients[j]!) / UNITS_PER_PERCENT;
+    // A percent already on the grid (a fixed inclusion: a premix, an enzyme at its dose) is not moved by rounding.
+    const t = x[j]! * UNITS_PER_PERCENT;
+    if (!c.held && Math.abs(t - Math.round(t)) > 1e-6) reach += Math.abs(row.coefficients[j]!) / UNITS_PER_PERCENT;
   });
   if (row.limit.kind === "ratio") reach += 0.00005 * (1 + Math.abs(row.limit.limit));
   return (reach * 1.01) / 8;

@@ -6,7 +6,10 @@
 import type { Highs } from "highs";
 import { frontierTask } from "./frontier-task.ts";
 import { batchSheetTask } from "./batch-task.ts";
+import { confidenceTask } from "./chance-task.ts";
+import { confidenceCurveTask } from "./confidence-curve.ts";
 import { optimizeTask } from "./optimize-task.ts";
+import { planTask } from "./plan-task.ts";
 import { sweepTask } from "./sweep-task.ts";
 import { solverRuntime } from "./runtime.ts";
 import { causeOf, SolverFailure, solverProblem } from "./solver-errors.ts";
@@ -16,6 +19,9 @@ export const TASKS = {
   frontier: frontierTask,
   sweep: sweepTask,
   batchSheet: batchSheetTask,
+  plan: planTask,
+  confidence: confidenceTask,
+  confidenceCurve: confidenceCurveTask,
 } satisfies Record<string, (highs: Highs, input: never) => unknown>;
 
 export type TaskKind = keyof typeof TASKS;

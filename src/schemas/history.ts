@@ -53,6 +53,8 @@ export const formulaCostResponse = z.lazy(() =>
         cost: money("The composition at the prices of `at`: unrounded row costs summed, 2 decimals."),
         change: money("cost − totalCost."),
         changePercent: z.number().nullable().meta({ description: "change / totalCost × 100, 2 decimals; null when totalCost is 0." }),
+        costPerTon: money("The cost of one tonne at the prices of `at`: Σ percent/100 × price, 2 decimals (batches of any size compare)."),
+        changePerTon: money("costPerTon − the cost of one tonne at the saved prices."),
         ingredients: z.array(
           z.object({
             name: z.string(),
@@ -86,6 +88,8 @@ export const costChangesResponse = z.lazy(() =>
           costNow: money("The cost at current prices."),
           change: money("costNow − costThen."),
           changePercent: z.number().nullable().meta({ description: "change / costThen × 100, 2 decimals; null when costThen is 0." }),
+          costPerTon: money("The cost of one tonne at current prices: Σ percent/100 × price, 2 decimals."),
+          changePerTon: money("costPerTon − the cost of one tonne then."),
           drivers: z
             .array(z.object({ name: z.string(), priceThen: z.number(), priceNow: z.number(), change: money("amount/1000 × (priceNow − priceThen), 2 decimals.") }))
             .meta({ description: "The rows whose cost moved by a cent or more, by |change| descending, then name." }),
@@ -105,7 +109,17 @@ export const formulaCostChangedPayload = z.lazy(() =>
       old_price: z.number(),
       new_price: z.number(),
       formulas: z
-        .array(z.object({ id: z.string(), name: z.string(), old_cost: z.number(), new_cost: z.number() }))
+        .array(
+          z.object({
+            id: z.string(),
+            name: z.string(),
+            old_cost: z.number().meta({ description: "Per batch, at the old price." }),
+            new_cost: z.number().meta({ description: "Per batch, at the new price." }),
+            batch_size: z.number().meta({ description: "kg." }),
+            old_cost_per_ton: z.number().meta({ description: "Per tonne at the old price: Σ percent/100 × price, 2 decimals." }),
+            new_cost_per_ton: z.number().meta({ description: "Per tonne at the new price." }),
+          }),
+        )
         .meta({ description: "Saved formulas whose cost per batch at current prices moved at 2 decimals, by id." }),
       timestamp,
     })

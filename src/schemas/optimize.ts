@@ -41,8 +41,9 @@ export const conflict = z.strictObject({
   alone: z.boolean().meta({ description: "true: moving this limit alone to bestAchievable makes the formula feasible; false: no single limit suffices, and this is one of the limits an elastic re-solve moves." }),
 }).meta({ id: "Conflict" });
 
-export const optimizeResult = z.lazy(() =>
-  z
+/** The answer's object (a function: built once per schema that uses it, when first read). */
+function plainResult() {
+  return z
     .strictObject({
       id: z.string(),
       name: z.string(),
@@ -106,11 +107,49 @@ export const optimizeResult = z.lazy(() =>
       conflicts: z
         .array(conflict)
         .meta({ description: "Infeasible only: every single-limit repair, by relative move |bestAchievable − limit| / max(|limit|, 1), then kind (nutrient, ingredient, ratio) and key or name; only when no single limit suffices, the elastic set. [] when optimal." }),
-    })
-    .meta({ id: "OptimizeResult" }),
-);
+    });
+}
+
+export const optimizeResult = z.lazy(() => plainResult().meta({ id: "OptimizeResult" }));
 
 export type OptimizeResult = z.output<typeof optimizeResult>;
+
+const probability = (side: string) => z.number().nullable().meta({ description: `P(achieved ${side}), 4 decimals; null when that side has no limit; with sd 0: 1 when met, else 0.` });
+const nutrientOdds = z
+  .strictObject({
+    mean: z.number().meta({ description: "The achieved value on book values, 4 decimals." }),
+    sd: z.number().meta({ description: "√(Σ (sd × percent)²) / 100, 4 decimals." }),
+    margin: z.number().nullable().meta({ description: "mean − min or max − mean, whichever is smaller, 4 decimals." }),
+    probabilityMin: probability("≥ min"),
+    probabilityMax: probability("≤ max"),
+  })
+  .meta({ id: "NutrientOdds" });
+
+/**
+ * The answer at a confidence level (GET /v1/formulas/:id/optimize?confidence=P; docs/decisions.md#optimizing-to-a-confidence-level):
+ * the least-cost answer's fields, the odds of each nutrient, the costs of assurance; above P = 0.5 the
+ * shadow prices are local (no range), and price ranging and entering prices are absent.
+ */
+export const confidenceResult = z.lazy(() => {
+  const plain = plainResult();
+  const { shadowPrices, excluded, optimized } = plain.shape;
+  return plain
+    .extend({
+      optimized: optimized.unwrap().extend({
+        odds: z.record(z.string(), nutrientOdds).meta({ description: "For every nutrient with a limit: the achieved value as a normal variable (book values as means, the lab analyses' sds, ingredients independent) and the probability of meeting each limit." }),
+      }).nullable().meta({ description: "The least-cost mix meeting every limit with the probability asked; null when infeasible." }),
+      shadowPrices: shadowPrices.extend({ nutrients: z.array(shadowPrices.shape.nutrients.element.partial({ validFrom: true, validTo: true })), ingredients: z.array(shadowPrices.shape.ingredients.element.partial({ validFrom: true, validTo: true })), ratios: z.array(shadowPrices.shape.ratios.element.partial({ validFrom: true, validTo: true })) }).meta({ description: "From the final linear approximation; above confidence 0.5 local, without validFrom and validTo." }),
+      ranging: plain.shape.ranging.optional().meta({ description: "Absent above confidence 0.5: the optimum sits on curved limits." }),
+      excluded: z.array(excluded.element.extend({ entersBelow: excluded.element.shape.entersBelow.optional().meta({ description: "Absent above confidence 0.5." }) })),
+      confidence: z.number().meta({ description: "The probability every nutrient limit is met with (0.5 to 0.999)." }),
+      deterministicCost: z.number().nullable().meta({ description: "costPerTon of the least-cost answer on book values (confidence 0.5); null when that is infeasible." }),
+      premium: z.number().nullable().meta({ description: "optimized.costPerTon − deterministicCost, per ton, 2 decimals; null when either is missing." }),
+      blanketMarginCost: z.number().nullable().meta({ description: "costPerTon of the least-cost answer after every nutrient min is raised and every max lowered by z_P × the sd that nutrient has in the confidence-0.5 mix (a blanket safety margin for the same odds on that mix); null when that problem or the confidence-0.5 one is infeasible." }),
+    })
+    .meta({ id: "ConfidenceResult" });
+});
+
+export type ConfidenceResult = z.output<typeof confidenceResult>;
 
 export const optimizeRead = z.lazy(() =>
   z.object({ status: z.literal("ok"), data: optimizeResult, timestamp }).meta({ id: "OptimizeResponse" }),

@@ -6,3 +6,11 @@
  */
 export const ingredientInUse = (name: string, users: readonly string[]): string =>
   `Ingredient ${name} is used by ${users.length} formula${users.length === 1 ? "" : "s"}: ${users.join(", ")} (delete or re-import them first)`;
+
+/**
+ * Why a formula or an ingredient cannot be deleted while production plans name it (a line's formula, a
+ * supply row's ingredient): the plan would point at nothing.
+ * @example usedByPlans("Formula broiler-starter", ["december"]) // "Formula broiler-starter is used by 1 plan: december (delete or change it first)"
+ */
+export const usedByPlans = (what: string, plans: readonly string[]): string =>
+  `${what} is used by ${plans.length} plan${plans.length === 1 ? "" : "s"}: ${plans.join(", ")} (delete or change ${plans.length === 1 ? "it" : "them"} first)`;

@@ -14,6 +14,9 @@ import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } fr
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
+import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
+import { putFormula } from "./formula-put.ts";
+import { listPlans, putPlan, requirePlan } from "./plans.ts";
 import { listKeys } from "./keys.ts";
 import type { WriteQueue } from "./write-queue.ts";
 import { operations } from "./bind.ts";
@@ -36,10 +39,14 @@ const READS = {
   formulaCost,
   costChanges,
   eventsAfter,
+  listNutrients,
+  requireNutrient,
+  listPlans,
+  requirePlan,
   listKeys,
 };
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
-const WRITES = { createIngredient, updatePrice };
+const WRITES = { createIngredient, updatePrice, putPlan, putNutrient, putFormula };
 
 type Awaitable<T> = T | Promise<T>;
 type Rest<F> = F extends (db: Database, ...args: infer A) => unknown ? A : never;

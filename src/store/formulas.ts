@@ -1,7 +1,9 @@
 import type { Database } from "bun:sqlite";
-import { NotFoundError } from "../domain/errors.ts";
+import { ConflictError, NotFoundError } from "../domain/errors.ts";
 import type { FormulaDetail, FormulaSummary } from "../schemas/formulas.ts";
+import { usedByPlans } from "./admin-rules.ts";
 import { formulaDetailOf, type FormulaRow } from "./formula-rows.ts";
+import { plansUsing } from "./plans.ts";
 
 /** Optional, additive list filters (exact, case-sensitive matches). */
 export interface FormulaFilters {
@@ -85,6 +87,8 @@ function deleteFormulaRow(db: Database, workspaceId: number, id: string): boolea
 
 /** @example deleteFormula(db, 1, "broiler-starter") // throws NotFoundError for an unknown id */
 export function deleteFormula(db: Database, workspaceId: number, id: string): void {
+  const plans = plansUsing(db, workspaceId, { formula: id });
+  if (plans.length > 0) throw new ConflictError(usedByPlans(`Formula ${id}`, plans));
   if (!deleteFormulaRow(db, workspaceId, id)) throw new NotFoundError(`Formula not found: ${id}`);
 }
 

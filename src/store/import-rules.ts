@@ -5,12 +5,22 @@ import { readIngredientFile, type FileFormat, type IngredientRow } from "../doma
 import type { PriceSource } from "./price-history.ts";
 
 export interface IngredientImportOptions {
-  /** Replace category, price, inStock and all nutrients of names the workspace already holds. */
+  /** Change the fields the file names of names the workspace already holds (absent columns keep theirs). */
   update: boolean;
   now: string;
+  /** Fire what the API would for the same changes (`ingredient.added`, `price.updated`, `formula.cost_changed`); off for a first load. */
+  events?: boolean;
   /** Whose entries these are in the price history: `import`, or `demo` for the demo's own file. */
   source?: PriceSource;
   onProgress?(checked: number, total: number): void;
+}
+
+export interface FormulaImportOptions {
+  /** Overwrite formulas whose id the workspace holds. */
+  replace: boolean;
+  now: string;
+  /** Fire the opt-in `formula.updated` for each formula written; off with `--no-events`. */
+  events?: boolean;
 }
 
 /**
@@ -19,7 +29,7 @@ export interface IngredientImportOptions {
  */
 export function checkRows(text: string, format: FileFormat, existing: readonly string[], options: IngredientImportOptions): IngredientRow[] {
   const names = new Set(existing);
-  return readIngredientFile(text, format, { taken: (name) => !options.update && names.has(name), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  return readIngredientFile(text, format, { exists: (name) => names.has(name), update: options.update, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
 }
 
 /** A name someone else added between the check and the write: the whole file is refused. @example throw addedWhileImporting(row) */

@@ -2,8 +2,8 @@
  * The SQL of `feedbase import` (and `feedbase demo`): checking a whole file needs the workspace's names,
  * outside any transaction; writing it runs in the caller's one short transaction (src/admin/imports.ts),
  * so a 50,000-row import holds the write lock for the inserts alone and the running server keeps
- * answering. All or nothing; imports fire no events, but each created row, and each `--update` that
- * changes a price or stock status, gets its price-history entry in the same transaction.
+ * answering. All or nothing; each created row, and each `--update` that changes a price or stock status,
+ * gets its price-history entry and (unless `--no-events`) the API's events in the same transaction.
  */
 import type { Database } from "bun:sqlite";
 import { buildFormula, type FileFormula } from "../domain/formula-file.ts";
@@ -11,10 +11,14 @@ import type { FileFormat, IngredientRow } from "../domain/ingredient-file.ts";
 import { newFormulaId } from "../domain/ids.ts";
 import type { FormulaDetail } from "../schemas/formulas.ts";
 import { formulaExists, saveFormula } from "./formulas.ts";
-import { insertIngredient } from "./ingredient-changes.ts";
+import { insertIngredient, recordPriceChange } from "./ingredient-changes.ts";
+import { recordEvent } from "./events.ts";
 import { findIngredient } from "./ingredients.ts";
-import { recordChange, type PriceSource } from "./price-history.ts";
-import { addedWhileImporting, checkRows, formulaTaken, type IngredientImportOptions } from "./import-rules.ts";
+import type { PriceSource } from "./price-history.ts";
+import { addedEvent, type Actor } from "../domain/ingredient-events.ts";
+import { updatedFields } from "../domain/ingredient-update.ts";
+import { addedWhileImporting, checkRows, formulaTaken, type FormulaImportOptions, type IngredientImportOptions } from "./import-rules.ts";
+import { formulaUpdatedEvent } from "../domain/formula-writes.ts";
 import { requireTransaction } from "./transaction.ts";
 
 export type { IngredientImportOptions } from "./import-rules.ts";
@@ -30,16 +34,22 @@ export function checkIngredientImport(db: Database, workspaceId: number, text: s
 }
 
 /**
- * Write checked rows, inside the caller's transaction.
- * @example transaction(db, () => writeIngredientImport(db, 1, rows, { update: false, now })) // { added: 51, updated: 0 }
+ * Write checked rows, inside the caller's transaction, in file order; with `events`, each change fires
+ * what the API fires for it, in that order.
+ * @example transaction(db, () => writeIngredientImport(db, 1, rows, { update: false, now, events: true })) // { added: 51, updated: 0 }
  */
 export function writeIngredientImport(db: Database, workspaceId: number, rows: readonly IngredientRow[], options: IngredientImportOptions): { added: number; updated: number } {
   requireTransaction(db, "writeIngredientImport");
   const source = options.source ?? "import";
+  const actor: Actor = { workspaceId, keyId: null, now: options.now };
+  const events = options.events === true;
   let updated = 0;
   for (const row of rows) {
-    if (options.update && replaceIngredient(db, workspaceId, row, options.now)) updated++;
-    else insertRow(db, workspaceId, row, source, options.now);
+    if (options.update && updateIngredient(db, actor, row, events)) updated++;
+    else {
+      insertRow(db, workspaceId, row, source, options.now);
+      if (events) recordEvent(db, addedEvent(actor, row.input));
+    }
   }
   return { added: rows.length - updated, updated };
 }
@@ -55,31 +65,34 @@ function insertRow(db: Database, workspaceId: number, row: IngredientRow, source
 }
 
 /**
- * `--update`: the row replaces everything but the name and createdAt (and the footprint when the file
- * does not name it). False when the name is new.
- * A changed price or stock status is recorded at the import's time: the history is the order in
+ * `--update`: the fields the row names replace the stored ones (updatedFields); false when the name is
+ * new. A changed price or stock status is recorded at the import's time: the history is the order in
  * which prices took effect here, whatever updatedAt the file carries.
  */
-function replaceIngredient(db: Database, workspaceId: number, row: IngredientRow, now: string): boolean {
-  const { input } = row;
-  const stored = db.query("SELECT price, in_stock AS inStock FROM ingredients WHERE workspace_id = ? AND name = ?").get(workspaceId, input.name) as { price: number; inStock: number } | null;
+function updateIngredient(db: Database, actor: Actor, row: IngredientRow, events: boolean): boolean {
+  const { name } = row.input;
+  const stored = db
+    .query("SELECT category, price, in_stock AS inStock, nutrients FROM ingredients WHERE workspace_id = ? AND name = ?")
+    .get(actor.workspaceId, name) as { category: string; price: number; inStock: number; nutrients: string } | null;
   if (!stored) return false;
-  const before = { price: stored.price, inStock: stored.inStock === 1 };
+  const before = { category: stored.category, price: stored.price, inStock: stored.inStock === 1, nutrients: JSON.parse(stored.nutrients) as Record<string, number> };
+  const after = updatedFields(before, row);
+  // No co2e column (input.co2e absent) keeps the stored footprint.
   db.query(
     "UPDATE ingredients SET category = ?, price = ?, in_stock = ?, co2e = CASE WHEN ? THEN ? ELSE co2e END, nutrients = ?, nutrient_count = ?, updated_at = ? WHERE workspace_id = ? AND name = ?",
   ).run(
-    input.category,
-    input.price,
-    input.inStock ? 1 : 0,
-    input.co2e !== undefined ? 1 : 0,
-    input.co2e ?? null,
-    JSON.stringify(input.nutrients),
-    Object.keys(input.nutrients).length,
-    row.updatedAt ?? now,
-    workspaceId,
-    input.name,
+    after.category,
+    after.price,
+    after.inStock ? 1 : 0,
+    row.input.co2e !== undefined ? 1 : 0,
+    row.input.co2e ?? null,
+    JSON.stringify(after.nutrients),
+    Object.keys(after.nutrients).length,
+    row.updatedAt ?? actor.now,
+    actor.workspaceId,
+    name,
   );
-  recordChange(db, workspaceId, input.name, before, input, now, "import");
+  recordPriceChange(db, actor, name, before, after, { at: actor.now, source: "import", events });
   return true;
 }
 
@@ -89,13 +102,16 @@ function replaceIngredient(db: Database, workspaceId: number, row: IngredientRow
  * existing id rejects the file unless `replace`.
  * @example transaction(db, () => writeFormulaImport(db, 1, readFormulaFile(text), { replace: false, now })) // FormulaDetail[]
  */
-export function writeFormulaImport(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: { replace: boolean; now: string }): FormulaDetail[] {
+export function writeFormulaImport(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: FormulaImportOptions): FormulaDetail[] {
   requireTransaction(db, "writeFormulaImport");
   const built = formulas.map((f) => {
     const detail = buildFormula(f, (name) => findIngredient(db, workspaceId, name), { id: newFormulaId(), now: options.now });
     if (!options.replace && formulaExists(db, workspaceId, detail.id)) throw formulaTaken(f, detail.id);
     return detail;
   });
-  for (const detail of built) saveFormula(db, workspaceId, detail);
+  for (const detail of built) {
+    saveFormula(db, workspaceId, detail);
+    if (options.events) recordEvent(db, formulaUpdatedEvent({ workspaceId, keyId: null, now: options.now }, detail));
+  }
   return built;
 }

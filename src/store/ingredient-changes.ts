@@ -4,7 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { ConflictError } from "../domain/errors.ts";
-import { addedEvent, co2eAfter, priceAfter, priceEvents, type Actor, type PriceChange } from "../domain/ingredient-events.ts";
+import { addedEvent, co2eAfter, priceAfter, priceEvents, type Actor, type PriceChange, type PricePoint } from "../domain/ingredient-events.ts";
 import type { CreateIngredient } from "../schemas/ingredients.ts";
 import { formulasMovedBy } from "./costs.ts";
 import { hasSubscriber } from "./deliveries.ts";
@@ -13,7 +13,8 @@ import { formulasUsing } from "./formulas.ts";
 import { findIngredient, requireIngredient, type IngredientDetail } from "./ingredients.ts";
 import { recordChange, recordPrice, type PriceSource } from "./price-history.ts";
 import { requireTransaction } from "./transaction.ts";
-import { ingredientInUse } from "./admin-rules.ts";
+import { ingredientInUse, usedByPlans } from "./admin-rules.ts";
+import { plansUsing } from "./plans.ts";
 
 export type { Actor } from "../domain/ingredient-events.ts";
 
@@ -31,8 +32,8 @@ export function createIngredient(db: Database, actor: Actor, input: CreateIngred
 }
 
 /**
- * Insert with its first price-history entry (at `now`, its updatedAt) and no event (imports fire
- * none). Call inside a transaction.
+ * Insert with its first price-history entry (at `now`, its updatedAt) and no event (an import records
+ * its `ingredient.added` itself, unless told to fire none). Call inside a transaction.
  */
 export function insertIngredient(db: Database, workspaceId: number, input: CreateIngredient, source: PriceSource, now: string, createdAt = now): void {
   db.query(
@@ -62,18 +63,28 @@ export function updatePrice(db: Database, actor: Actor, name: string, change: Pr
     actor.workspaceId,
     name,
   );
-  recordChange(db, actor.workspaceId, name, before, after, actor.now, "api");
-  if (change.price !== before.price) {
-    const events = priceEvents(actor, name, before.price, change.price);
-    recordEvent(db, events.updated);
-    // Opt-in and costly (a third of a PUT): recorded only when a webhook can receive it (docs/decisions.md#price-history-and-formula-costs).
-    if (hasSubscriber(db, actor.workspaceId, "formula.cost_changed")) {
-      const formulas = formulasMovedBy(db, actor.workspaceId, name, before.price);
-      if (formulas.length > 0) recordEvent(db, events.costChanged(formulas));
-    }
-  }
+  recordPriceChange(db, actor, name, before, after, { at: actor.now, source: "api", events: true });
   // What a re-read would return, without reading the nutrients again.
   return { ...before, ...after, co2e, updatedAt: actor.now };
+}
+
+/**
+ * What a change of price or stock causes, inside its transaction: a history entry at `at` unless price
+ * and stock both repeat; when the price moved and `events`, `price.updated` and, if the current cost of
+ * a saved formula moves and a webhook asked for it, `formula.cost_changed` (the same ingredient, so
+ * one order per webhook covers both). The API's PUT and the imports share it, so they fire the same.
+ * @example recordPriceChange(db, actor, "Maize", before, after, { at: actor.now, source: "api", events: true })
+ */
+export function recordPriceChange(db: Database, actor: Actor, name: string, before: PricePoint, after: PricePoint, how: { at: string; source: PriceSource; events: boolean }): void {
+  recordChange(db, actor.workspaceId, name, before, after, how.at, how.source);
+  if (!how.events || after.price === before.price) return;
+  const events = priceEvents(actor, name, before.price, after.price);
+  recordEvent(db, events.updated);
+  // Opt-in and costly (a third of a PUT): recorded only when a webhook can receive it (docs/decisions.md#price-history-and-formula-costs).
+  if (hasSubscriber(db, actor.workspaceId, "formula.cost_changed")) {
+    const formulas = formulasMovedBy(db, actor.workspaceId, name, before.price);
+    if (formulas.length > 0) recordEvent(db, events.costChanged(formulas));
+  }
 }
 
 /**
@@ -86,6 +97,8 @@ export function deleteIngredient(db: Database, workspaceId: number, name: string
   requireIngredient(db, workspaceId, name);
   const users = formulasUsing(db, workspaceId, name);
   if (users.length > 0) throw new ConflictError(ingredientInUse(name, users));
+  const plans = plansUsing(db, workspaceId, { ingredient: name });
+  if (plans.length > 0) throw new ConflictError(usedByPlans(`Ingredient ${name}`, plans));
   // Its price history, in both tables, goes with the record (no foreign key: see migration 7).
   for (const table of ["price_history", "price_log"]) {
     db.query(`DELETE FROM ${table} WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ? AND name = ?)`).run(workspaceId, name);

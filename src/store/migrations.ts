@@ -16,6 +16,8 @@ import s7 from "./migrations/sqlite/007-price-history-without-foreign-key.sql" w
 import s8 from "./migrations/sqlite/008-price-log.sql" with { type: "text" };
 import s9 from "./migrations/sqlite/009-rate-counts.sql" with { type: "text" };
 import s10 from "./migrations/sqlite/010-ingredient-co2e.sql" with { type: "text" };
+import s11 from "./migrations/sqlite/011-plans.sql" with { type: "text" };
+import s12 from "./migrations/sqlite/012-nutrients.sql" with { type: "text" };
 import p1 from "./migrations/pg/001-workspaces-keys-ingredients.sql" with { type: "text" };
 import p2 from "./migrations/pg/002-formulas.sql" with { type: "text" };
 import p3 from "./migrations/pg/003-webhooks-deliveries.sql" with { type: "text" };
@@ -26,6 +28,8 @@ import p7 from "./migrations/pg/007-price-history-without-foreign-key.sql" with 
 import p8 from "./migrations/pg/008-price-log.sql" with { type: "text" };
 import p9 from "./migrations/pg/009-rate-counts.sql" with { type: "text" };
 import p10 from "./migrations/pg/010-ingredient-co2e.sql" with { type: "text" };
+import p11 from "./migrations/pg/011-plans.sql" with { type: "text" };
+import p12 from "./migrations/pg/012-nutrients.sql" with { type: "text" };
 
 /** One step: its file name (the same in both folders) and its SQL in each dialect. */
 export interface MigrationStep {
@@ -45,6 +49,8 @@ export const MIGRATION_STEPS: readonly MigrationStep[] = [
   { name: "008-price-log", sqlite: s8, pg: p8 },
   { name: "009-rate-counts", sqlite: s9, pg: p9 },
   { name: "010-ingredient-co2e", sqlite: s10, pg: p10 },
+  { name: "011-plans", sqlite: s11, pg: p11 },
+  { name: "012-nutrients", sqlite: s12, pg: p12 },
 ];
 
 /** The schema version this build brings a database to, on either backend. */

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
+import { seedNutrients } from "./nutrients.ts";
 
 export interface Workspace {
   id: number;
@@ -24,10 +25,12 @@ export function requireWorkspace(db: Database, slug: string): Workspace {
   return found;
 }
 
-/** @example createWorkspace(db, "north-mill", "North mill", "2026-11-21T14:03:07.123Z") */
+/** With the standard nutrient definitions. @example createWorkspace(db, "north-mill", "North mill", "2026-11-21T14:03:07.123Z") */
 export function createWorkspace(db: Database, slug: string, name: string, now: string): Workspace {
   const taken = db.query("SELECT 1 FROM workspaces WHERE slug = ?").get(slug);
   if (taken) throw new ConflictError(`Workspace already exists: ${slug}`);
   db.query("INSERT INTO workspaces (slug, name, created_at) VALUES (?, ?, ?)").run(slug, name, now);
-  return requireWorkspace(db, slug);
+  const created = requireWorkspace(db, slug);
+  seedNutrients(db, created.id);
+  return created;
 }

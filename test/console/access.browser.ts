@@ -108,7 +108,9 @@ describe("what a key may do in the console", () => {
   test("keyboard only: sign in, skip to the content, move between sections; focus lands on each page's heading", async () => {
     const { page, watch } = await openPage(site.url);
     await page.goto(site.url + "/console/");
-    // The key field has the focus when the form opens.
+    // The key field takes the focus once the form is drawn (after the page's load event): a person
+    // sees the caret there before typing, so the test waits for it too.
+    await page.locator("#api-key:focus").waitFor();
     await page.keyboard.type(site.readKey);
     await page.keyboard.press("Enter");
     await page.waitForSelector("header.top");

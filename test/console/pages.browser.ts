@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { closeBrowser, openPage, settled, signIn, type Watch } from "../helpers/browser.ts";
+import { closeBrowser, type Watch } from "../helpers/browser.ts";
 import { startConsoleSite, type ConsoleSite } from "../helpers/console-site.ts";
-import { axeViolations } from "../helpers/axe.ts";
+import { clean as cleanPage, column, fixed, money, num, visit as visitAs, type Env } from "../helpers/console-page.ts";
 
 let site: ConsoleSite;
 beforeAll(async () => {
@@ -19,39 +19,9 @@ afterAll(async () => {
   await site?.stop();
 });
 
-const money = (n: number) => new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
-const num = (n: number, max = 4) => new Intl.NumberFormat("en-US", { maximumFractionDigits: max }).format(n);
 const perTon = (cost: number, batchSize: number) => Math.round((cost / batchSize) * 100000) / 100;
-
-/** The text of each cell of a column, by row, of the table with this caption (prefix). */
-async function column(page: Page, caption: string, col: string): Promise<string[]> {
-  return page.$$eval(
-    "table",
-    (tables, [cap, c]) => {
-      const t = tables.find((x) => x.querySelector("caption")?.textContent?.startsWith(cap!));
-      return t ? [...t.querySelectorAll(`tbody td[data-col="${c}"]`)].map((td) => td.textContent!.replace(/\s+/g, " ").trim()) : [];
-    },
-    [caption, col] as const,
-  );
-}
-
-async function visit(path: string): Promise<{ page: Page; watch: Watch }> {
-  const { page, watch } = await openPage(site.url);
-  await signIn(page, site.url, site.readKey, path);
-  await settled(page);
-  return { page, watch };
-}
-
-async function clean(page: Page, watch: Watch): Promise<void> {
-  expect(watch.foreign).toEqual([]);
-  expect(await site.unexpected(watch)).toEqual([]);
-  expect(await axeViolations(page)).toEqual([]);
-  await page.context().close();
-}
-
-interface Env<T> {
-  data: T;
-}
+const visit = (path: string) => visitAs(site, path);
+const clean = (page: Page, watch: Watch) => cleanPage(site, page, watch);
 
 describe("the console's pages show what the API gives the same key", () => {
   test("Prices: every ingredient with the API's price per tonne, stock and category, in a handful of requests", async () => {
@@ -129,7 +99,7 @@ describe("the console's pages show what the API gives the same key", () => {
       "/v1/formulas/broiler-starter",
     );
     expect(await column(page, `Composition of ${f.data.name}`, "name")).toEqual(f.data.ingredients.map((i) => i.name));
-    expect(await column(page, `Composition of ${f.data.name}`, "percent")).toEqual(f.data.ingredients.map((i) => `${num(i.percent)} %`));
+    expect(await column(page, `Composition of ${f.data.name}`, "percent")).toEqual(f.data.ingredients.map((i) => `${fixed(i.percent, 4)} %`));
     const keys = await column(page, `Nutrients of ${f.data.name} against`, "key");
     const achieved = await column(page, `Nutrients of ${f.data.name} against`, "value");
     expect(keys.length).toBe(new Set([...Object.keys(f.data.nutrients), ...f.data.constraints.nutrients.map((n) => n.key)]).size);
@@ -149,7 +119,7 @@ describe("the console's pages show what the API gives the same key", () => {
     expect(await page.locator(".facts .big.good").textContent()).toBe(`${money(r.data.saving.perTon)} /t`);
     const names = await column(page, "Saved mix beside the optimum", "name");
     const optimum = await column(page, "Saved mix beside the optimum", "optimum");
-    for (const i of r.data.optimized.ingredients) expect(optimum[names.indexOf(i.name)]).toBe(`${num(i.percent)} %`);
+    for (const i of r.data.optimized.ingredients) expect(optimum[names.indexOf(i.name)]).toBe(`${fixed(i.percent, 4)} %`);
     expect(await column(page, "Candidates left out", "name")).toEqual(r.data.excluded.map((x) => x.name));
     await clean(page, watch);
   });
@@ -200,21 +170,44 @@ describe("the console's pages show what the API gives the same key", () => {
       "/v1/formulas/broiler-starter/batch?size=2000&resolution=0.5&microResolution=0.01&microBelow=20",
     );
     expect(await column(page, `Batch sheet of ${sheet.data.name}`, "name")).toEqual(sheet.data.lines.map((l) => l.name));
-    expect(await column(page, `Batch sheet of ${sheet.data.name}`, "kg")).toEqual(sheet.data.lines.map((l) => `${num(l.kg, 3)} kg`));
+    expect(await column(page, `Batch sheet of ${sheet.data.name}`, "kg")).toEqual(sheet.data.lines.map((l) => `${fixed(l.kg, 3)} kg`));
     const pdf = await page.pdf({ format: "A4" });
     // Pages of the PDF: one /Type /Page object each.
     expect(new TextDecoder("latin1").decode(pdf).match(/\/Type\s*\/Page\b/g)?.length).toBe(1);
     await clean(page, watch);
   });
 
+  test("Sweep: the breakpoints and every point's share and cost are the API's", async () => {
+    const q = `ingredient=${encodeURIComponent("Soybean meal 48%")}&from=250&to=750&points=11`;
+    const { page, watch } = await visit(`/console/formulas/broiler-starter/sweep?${q}`);
+    const s = await site.api<Env<{ points: { price: number; percent: number | null; costPerTon: number | null }[]; breakpoints: { price: number }[] }>>(
+      `/v1/formulas/broiler-starter/sweep?${q}`,
+    );
+    expect(await column(page, "Prices of Soybean meal 48% at which", "price")).toEqual(s.data.breakpoints.map((b) => `${money(b.price)} /t`));
+    expect(await column(page, "Sweep of Soybean meal 48%", "percent")).toEqual(s.data.points.map((p) => (p.percent === null ? "—" : `${fixed(p.percent, 4)} %`)));
+    expect(await column(page, "Sweep of Soybean meal 48%", "cost")).toEqual(s.data.points.map((p) => (p.costPerTon === null ? "—" : `${money(p.costPerTon)} /t`)));
+    expect(Number(await page.locator(".chart").getAttribute("data-points"))).toBe(s.data.points.length);
+    await clean(page, watch);
+  });
+
+  test("Frontier: each point's footprint and cost, and the abatement costs, are the API's", async () => {
+    const { page, watch } = await visit("/console/formulas/broiler-starter/frontier");
+    const fr = await site.api<Env<{ points: { co2ePerTon: number; costPerTon: number }[]; abatement: { costPerTonneCo2e: number | null }[] }>>(
+      "/v1/formulas/broiler-starter/frontier?candidates=formula",
+    );
+    if (fr.data.points.length === 0) expect(await page.locator("[data-status]").textContent()).toContain("no frontier to draw");
+    expect(await column(page, "Points of the frontier", "co2e")).toEqual(fr.data.points.map((p) => `${fixed(p.co2ePerTon, 1)} kg CO2e/t`));
+    expect(await column(page, "Points of the frontier", "cost")).toEqual(fr.data.points.map((p) => `${money(p.costPerTon)} /t`));
+    const abatement = fr.data.abatement as unknown as { from: number; to: number }[];
+    expect(await column(page, "Abatement cost", "from")).toEqual(abatement.map((a) => `${fixed(a.from, 1)} kg CO2e/t`));
+    expect(await column(page, "Abatement cost", "to")).toEqual(abatement.map((a) => `${fixed(a.to, 1)} kg CO2e/t`));
+    expect(await column(page, "Abatement cost", "cost")).toEqual(fr.data.abatement.map((a) => (a.costPerTonneCo2e === null ? "—" : `${money(a.costPerTonneCo2e)} per t CO2e`)));
+    await clean(page, watch);
+  });
+
   test("Pages whose API is still to come say so, and nothing fails", async () => {
-    const { page, watch } = await visit("/console/plans");
+    const { page, watch } = await visit("/console/formulas/broiler-starter/confidence");
     expect(await page.locator(".coming").textContent()).toContain("is coming");
-    for (const part of ["sweep", "frontier", "confidence"]) {
-      await page.goto(`${site.url}/console/formulas/broiler-starter/${part}`);
-      await settled(page);
-      expect(await page.locator(".coming").textContent()).toContain("is coming");
-    }
     await clean(page, watch);
   });
 });

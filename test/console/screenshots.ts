@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { closeBrowser, openPage, settled, signIn } from "../helpers/browser.ts";
-import { startConsoleSite } from "../helpers/console-site.ts";
+import { startConsoleSite, type ConsoleSite } from "../helpers/console-site.ts";
 import { ROOT } from "../helpers/harness.ts";
 
 const OUT = join(ROOT, "docs", "console");
@@ -20,8 +20,28 @@ const PAGES: { file: string; path: string; then?: (page: import("playwright-core
   { file: "reports", path: "/console/reports" },
   { file: "events", path: "/console/events" },
   { file: "batch-sheet", path: "/console/formulas/broiler-starter/batch-sheet?size=2000&resolution=0.5&microResolution=0.01&microBelow=20" },
-  { file: "coming", path: "/console/formulas/broiler-starter/sweep" },
+  { file: "sweep", path: `/console/formulas/broiler-starter/sweep?ingredient=${encodeURIComponent("Soybean meal 48%")}&from=250&to=750` },
+  { file: "frontier", path: "/console/formulas/broiler-starter/frontier" },
+  { file: "plans", path: "/console/plans" },
+  { file: "plan", path: "/console/plans/december", then: (page) => page.locator("details summary").first().click() },
+  { file: "coming", path: "/console/formulas/broiler-starter/confidence" },
 ];
+/** `bun test/console/screenshots.ts plan`: only the pages whose file name starts with it (to look at one page while working on it). */
+const only = process.argv[2] ?? "";
+
+/** A month of two broiler feeds sharing the maize there is (less than they would use each alone): a supply that binds. */
+async function putDecember(site: ConsoleSite): Promise<void> {
+  const put = (body: unknown) =>
+    fetch(`${site.url}/v1/plans/december`, { method: "PUT", headers: { "X-API-Key": site.writeKey, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const lines = [
+    { formula: "broiler-starter", tons: 1200 },
+    { formula: "broiler-grower", tons: 3000 },
+  ];
+  await put({ name: "December", lines });
+  const free = await site.api<{ data: { usage: { name: string; tons: number }[] } }>("/v1/plans/december/optimize");
+  const maize = free.data.usage.find((u) => u.name === "Maize");
+  await put({ name: "December", lines, supply: maize ? [{ name: "Maize", minTons: null, maxTons: Math.floor(maize.tons * 0.9) }] : [] });
+}
 
 mkdirSync(OUT, { recursive: true });
 const site = await startConsoleSite();
@@ -31,13 +51,14 @@ try {
     const body = JSON.stringify({ price, inStock });
     await fetch(`${site.url}/v1/prices/${encodeURIComponent(name)}`, { method: "PUT", headers: { "X-API-Key": site.writeKey, "Content-Type": "application/json" }, body });
   }
+  await putDecember(site);
   for (const width of [1280, 390]) {
     const { page, context } = await openPage(site.url, { width, height: width === 390 ? 844 : 800 });
     await page.goto(site.url + "/console/");
     await page.waitForSelector("#api-key");
     await page.screenshot({ path: join(OUT, `signin-${width}.png`), fullPage: true, animations: "disabled" });
     await signIn(page, site.url, site.writeKey);
-    for (const shot of PAGES) {
+    for (const shot of PAGES.filter((p) => p.file.startsWith(only))) {
       await page.goto(site.url + shot.path);
       await settled(page);
       if (shot.then) await shot.then(page);

@@ -54,7 +54,7 @@ function sqliteRows(path: string): Record<string, unknown[]> {
 }
 
 const orderOf = (table: string) =>
-  ({ formulas: "workspace_id, id", formula_lines: "workspace_id, formula_id, position", delivery_attempts: "delivery_id, number", api_keys: "id", webhooks: "id", deliveries: "id" })[table] ?? "id";
+  ({ formulas: "workspace_id, id", nutrients: "workspace_id, key", plans: "workspace_id, id", formula_lines: "workspace_id, formula_id, position", delivery_attempts: "delivery_id, number", api_keys: "id", webhooks: "id", deliveries: "id" })[table] ?? "id";
 
 /** The table copy-to prints: table → [SQLite, PostgreSQL]. */
 function printedCounts(stdout: string): Record<string, [number, number]> {

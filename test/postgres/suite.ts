@@ -53,9 +53,17 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/read-cache-bound.test.ts",
   "test/batch-sheets.test.ts",
   "test/sweeps.test.ts",
+  "test/plans.test.ts",
   "test/solver-pool.test.ts",
   "test/solver-limits.test.ts",
   "test/solver-flight.test.ts",
+  "test/import-update.test.ts",
+  "test/import-events.test.ts",
+  "test/per-ton-dates.test.ts",
+  "test/nutrients.test.ts",
+  "test/formulas-put.test.ts",
+  "test/plan-events.test.ts",
+  "test/plan-carbon.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -108,6 +116,7 @@ export const NO_DATA: Readonly<Record<string, string>> = {
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
   "test/batch-sheet-proofs.test.ts": "batch sheets against an exhaustive search and GLPK, from the demo data",
   "test/sweep-proofs.test.ts": "price sweeps against GLPK re-solves, from the demo data",
+  "test/plan-proofs.test.ts": "production plans against GLPK and re-solves, on generated plans",
   "test/postgres-suite.test.ts": "this list",
   "test/structure.test.ts": "import loops and file sizes of src/",
   "test/webhook-docs.test.ts": "the integrator guide's signing example (docs/integrators.md)",

@@ -6,9 +6,11 @@ import { costRoutes, priceHistoryRoutes } from "./history.ts";
 import { eventRoutes } from "./events.ts";
 import { ingredientRoutes } from "./ingredients.ts";
 import { metricsRoutes } from "./metrics.ts";
+import { nutrientRoutes } from "./nutrients.ts";
 import { optimizeRoutes } from "./optimize.ts";
 import { batchRoutes } from "./batch.ts";
 import { sweepRoutes } from "./sweep.ts";
+import { planRoutes } from "./plans.ts";
 import { withOpenApi } from "./openapi.ts";
 import { keyRoutes } from "./key.ts";
 import { priceReportRoutes } from "./price-report.ts";
@@ -17,4 +19,4 @@ import { priceReportRoutes } from "./price-report.ts";
  * The route table: every route the server answers, one file per resource. The router, the OpenAPI
  * document and the contract check of the tests (test/helpers/contract.ts) all read it.
  */
-export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...optimizeRoutes, ...batchRoutes, ...sweepRoutes, ...frontierRoutes, ...priceReportRoutes, ...eventRoutes, ...keyRoutes]);
+export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...nutrientRoutes, ...optimizeRoutes, ...batchRoutes, ...sweepRoutes, ...planRoutes, ...frontierRoutes, ...priceReportRoutes, ...eventRoutes, ...keyRoutes]);

@@ -5,7 +5,8 @@
 import type { SQL } from "bun";
 import { ConflictError, NotFoundError } from "../../domain/errors.ts";
 import type { FormulaDetail } from "../../schemas/formulas.ts";
-import { ingredientInUse } from "../admin-rules.ts";
+import { ingredientInUse, usedByPlans } from "../admin-rules.ts";
+import { plansUsing } from "./plans.ts";
 import { requireIngredient } from "./ingredients.ts";
 
 /**
@@ -32,6 +33,8 @@ export async function saveFormula(sql: SQL, workspaceId: number, f: FormulaDetai
 
 /** @example await deleteFormula(tx, 1, "broiler-starter") // NotFoundError for an unknown id */
 export async function deleteFormula(sql: SQL, workspaceId: number, id: string): Promise<void> {
+  const plans = await plansUsing(sql, workspaceId, { formula: id });
+  if (plans.length > 0) throw new ConflictError(usedByPlans(`Formula ${id}`, plans));
   // Lines go with their formula (ON DELETE CASCADE).
   const rows = await sql`DELETE FROM formulas WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING id`;
   if (rows.length === 0) throw new NotFoundError(`Formula not found: ${id}`);
@@ -47,6 +50,8 @@ export async function deleteIngredient(sql: SQL, workspaceId: number, name: stri
     (await sql`SELECT DISTINCT formula_id AS id FROM formula_lines WHERE workspace_id = ${workspaceId} AND ingredient = ${name} ORDER BY formula_id`) as { id: string }[]
   ).map((r) => r.id);
   if (users.length > 0) throw new ConflictError(ingredientInUse(name, users));
+  const plans = await plansUsing(sql, workspaceId, { ingredient: name });
+  if (plans.length > 0) throw new ConflictError(usedByPlans(`Ingredient ${name}`, plans));
   await sql`DELETE FROM price_history WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name})`;
   await sql`DELETE FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name}`;
 }

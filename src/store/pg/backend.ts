@@ -14,6 +14,9 @@ import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } fr
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
+import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
+import { putFormula } from "./formula-put.ts";
+import { listPlans, putPlan, requirePlan } from "./plans.ts";
 import { listKeys } from "./keys.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
@@ -38,9 +41,13 @@ const READS = {
   formulaCost,
   costChanges,
   eventsAfter,
+  listNutrients,
+  requireNutrient,
+  listPlans,
+  requirePlan,
   listKeys,
 } satisfies Twins<Reads>;
-const WRITES = { createIngredient, updatePrice } satisfies Twins<Writes>;
+const WRITES = { createIngredient, updatePrice, putPlan, putNutrient, putFormula } satisfies Twins<Writes>;
 
 /**
  * Reads on the pool; writes through the group commit, which runs its effects (the data generation

@@ -30,7 +30,13 @@ export interface TableCount {
 async function requireEmpty(tx: SQL, tables: readonly string[]): Promise<void> {
   for (const table of tables) {
     const [{ n }] = (await tx`SELECT count(*)::int AS n FROM ${tx(table)}`) as [{ n: number }];
-    const allowed = table === "workspaces" ? (await tx`SELECT 1 FROM workspaces WHERE slug = 'default' AND id = 1`).length : 0;
+    // The schema starts with the default workspace and its standard nutrient definitions.
+    const allowed =
+      table === "workspaces"
+        ? (await tx`SELECT 1 FROM workspaces WHERE slug = 'default' AND id = 1`).length
+        : table === "nutrients"
+          ? ((await tx`SELECT count(*)::int AS n FROM nutrients WHERE workspace_id = 1`) as [{ n: number }])[0].n
+          : 0;
     if (n > allowed) {
       const what = table === "workspaces" ? `${n} workspaces, where a new one holds only "default"` : `${n} row${n === 1 ? "" : "s"} in ${table}`;
       throw new ConflictError(`The target database is not empty (${what}): copy-to fills only a new, empty database (createdb a new one)`);

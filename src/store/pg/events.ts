@@ -49,6 +49,29 @@ export async function recordEvent(sql: SQL, event: NewEvent): Promise<number> {
   return row!.id;
 }
 
+/**
+ * Several events in order, as {@link recordEvent} one after the other would record them; sent together
+ * when no webhook takes any of them (an import's `ingredient.added` on a first load of many rows).
+ * @example await recordEvents(tx, rows.map((row) => addedEvent(actor, row.input)))
+ */
+export async function recordEvents(sql: SQL, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await lockOutbox(sql);
+  const types = [...new Set(events.map((event) => event.type))];
+  const watched = await pipelined(...types.map((type) => subscribers(sql, events[0]!.workspaceId, type)));
+  if (watched.some((webhooks) => webhooks.length > 0)) {
+    for (const event of events) await recordEvent(sql, event);
+    return;
+  }
+  await pipelined(
+    ...events.map(
+      (event) =>
+        sql`INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at)
+          VALUES (${event.workspaceId}, ${event.type}, ${event.ingredient}, ${JSON.stringify(event.payload)}, ${event.keyId}, ${event.now})`.execute() as Promise<unknown>,
+    ),
+  );
+}
+
 /** A page of a workspace's events after the cursor, oldest first. @example await eventsAfter(sql, 1, 0, 100) */
 export async function eventsAfter(sql: SQL, workspaceId: number, after: number, limit: number): Promise<{ events: EventRow[]; hasMore: boolean }> {
   const rows = (await sql`SELECT id, type, created_at AS "createdAt", payload FROM events

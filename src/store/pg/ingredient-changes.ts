@@ -1,7 +1,7 @@
 /** PostgreSQL's twins of the API writes of ../ingredient-changes.ts, each inside the caller's transaction. */
 import type { SQL } from "bun";
 import { ConflictError } from "../../domain/errors.ts";
-import { addedEvent, co2eAfter, priceAfter, priceEvents, type Actor, type PriceChange } from "../../domain/ingredient-events.ts";
+import { addedEvent, co2eAfter, priceAfter, priceEvents, type Actor, type PriceChange, type PricePoint } from "../../domain/ingredient-events.ts";
 import type { CreateIngredient } from "../../schemas/ingredients.ts";
 import type { IngredientDetail } from "../ingredient-rows.ts";
 import type { PriceSource } from "../price-history.ts";
@@ -33,7 +33,7 @@ export async function createIngredient(sql: SQL, actor: Actor, input: CreateIngr
   return requireIngredient(sql, actor.workspaceId, input.name);
 }
 
-/** Insert with its first price-history entry and no event (imports fire none). @example await insertIngredient(tx, 1, input, "import", now) */
+/** Insert with its first price-history entry and no event (an import records its own). @example await insertIngredient(tx, 1, input, "import", now) */
 export async function insertIngredient(sql: SQL, workspaceId: number, input: CreateIngredient, source: PriceSource, now: string, createdAt = now): Promise<void> {
   await sql`INSERT INTO ingredients (workspace_id, name, category, price, in_stock, co2e, nutrients, nutrient_count, created_at, updated_at)
     VALUES (${workspaceId}, ${input.name}, ${input.category}, ${input.price}, ${input.inStock ? 1 : 0}, ${input.co2e ?? null}, ${JSON.stringify(input.nutrients)}, ${Object.keys(input.nutrients).length}, ${createdAt}, ${now})`;
@@ -52,12 +52,25 @@ export async function updatePrice(sql: SQL, actor: Actor, name: string, change: 
   const before = await lockIngredient(sql, actor.workspaceId, name);
   const after = priceAfter(before, change);
   const co2e = co2eAfter(before, change);
-  const events = change.price !== before.price ? priceEvents(actor, name, before.price, change.price) : null;
   // None of these needs another's answer: sent together, they share a round trip.
-  const [, , , costWatched] = await pipelined(
+  await pipelined(
     sql`UPDATE ingredients SET price = ${after.price}, in_stock = ${after.inStock ? 1 : 0}, co2e = ${co2e}, updated_at = ${actor.now}
       WHERE workspace_id = ${actor.workspaceId} AND name = ${name}`.execute(),
-    recordChange(sql, actor.workspaceId, name, before, after, actor.now, "api"),
+    recordPriceChange(sql, actor, name, before, after, { at: actor.now, source: "api", events: true }),
+  );
+  return { ...before, ...after, co2e, updatedAt: actor.now };
+}
+
+/**
+ * What a change of price or stock causes, as ../ingredient-changes.ts's twin: a history entry at `at`
+ * unless both repeat; when the price moved and `events`, `price.updated` and the watched
+ * `formula.cost_changed`. The API's PUT and the imports share it, so they fire the same.
+ * @example await recordPriceChange(tx, actor, "Maize", before, after, { at: actor.now, source: "import", events: true })
+ */
+export async function recordPriceChange(sql: SQL, actor: Actor, name: string, before: PricePoint, after: PricePoint, how: { at: string; source: PriceSource; events: boolean }): Promise<void> {
+  const events = how.events && after.price !== before.price ? priceEvents(actor, name, before.price, after.price) : null;
+  const [, , costWatched] = await pipelined(
+    recordChange(sql, actor.workspaceId, name, before, after, how.at, how.source),
     events ? recordEvent(sql, events.updated) : Promise.resolve(0),
     events ? hasSubscriber(sql, actor.workspaceId, "formula.cost_changed") : Promise.resolve(false),
   );
@@ -65,5 +78,4 @@ export async function updatePrice(sql: SQL, actor: Actor, name: string, change: 
     const formulas = await formulasMovedBy(sql, actor.workspaceId, name, before.price);
     if (formulas.length > 0) await recordEvent(sql, events.costChanged(formulas));
   }
-  return { ...before, ...after, co2e, updatedAt: actor.now };
 }

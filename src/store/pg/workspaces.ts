@@ -1,6 +1,7 @@
 import type { SQL } from "bun";
 import { ConflictError, NotFoundError } from "../../domain/errors.ts";
 import type { Workspace } from "../workspaces.ts";
+import { seedNutrients } from "./nutrients.ts";
 
 /** PostgreSQL's twins of ../workspaces.ts. Slugs are ASCII: COLLATE "C" orders them as SQLite does. */
 
@@ -16,10 +17,12 @@ export async function requireWorkspace(sql: SQL, slug: string): Promise<Workspac
   return found;
 }
 
-/** @example await createWorkspace(tx, "north-mill", "North mill", "2026-11-21T14:03:07.123Z") */
+/** With the standard nutrient definitions. @example await createWorkspace(tx, "north-mill", "North mill", "2026-11-21T14:03:07.123Z") */
 export async function createWorkspace(sql: SQL, slug: string, name: string, now: string): Promise<Workspace> {
   const taken = await sql`SELECT 1 FROM workspaces WHERE slug = ${slug}`;
   if (taken.length > 0) throw new ConflictError(`Workspace already exists: ${slug}`);
   await sql`INSERT INTO workspaces (slug, name, created_at) VALUES (${slug}, ${name}, ${now})`;
-  return requireWorkspace(sql, slug);
+  const created = await requireWorkspace(sql, slug);
+  await seedNutrients(sql, created.id);
+  return created;
 }

@@ -1,0 +1,75 @@
+/**
+ * The rounded optimum of a confidence solve (docs/decisions.md#optimizing-to-a-confidence-level): the
+ * 0.0001 % grid mix of rounding.ts, which keeps every linear limit exactly, that also keeps every chance
+ * limit. When plain rounding misses one, the final linear approximation is solved again with its cuts
+ * pulled inward (as rounding.ts pulls in linear limits), doubling the margin; should that not do, the
+ * whole confidence problem is solved again with the chance limits moved inward.
+ */
+import type { Highs } from "highs";
+import { UNITS_PER_PERCENT } from "./limits-check.ts";
+import type { LeastCostProblem } from "./model.ts";
+import { solveLp } from "./lp.ts";
+import { roundedMix } from "./rounding.ts";
+import { lpOf } from "./solve.ts";
+import { shortfall, type ChanceLimit } from "./chance-model.ts";
+import { solveChance, type ChanceOutcome } from "./chance-solve.ts";
+
+/** Re-solves with a margin: the first is an eighth of the most rounding can move a limit, each further one doubles it. */
+const MARGIN_TRIES = 6;
+
+/** A grid mix keeps a chance limit when it misses it by no more than this, relative to the limit (float noise, far inside the solve's 1e-6). */
+const KEPT = 1e-9;
+const kept = (c: ChanceLimit, z: number, units: Int32Array) => shortfall(c, z, percentsOf(units)) <= KEPT * Math.max(1, Math.abs(c.limit));
+
+const percentsOf = (units: Int32Array) => Float64Array.from(units, (u) => u / UNITS_PER_PERCENT);
+
+/**
+ * Grid units (1e-4 %) of the rounded optimum and the solve it rounds (`solved`, or a re-solve with margins).
+ * @example chanceRounded(highs, problem, limits, z, solved).units.reduce((a, b) => a + b) // 1_000_000
+ */
+export function chanceRounded(highs: Highs, problem: LeastCostProblem, limits: readonly ChanceLimit[], z: number, solved: Solved): { units: Int32Array; solved: Solved } {
+  const keeps = (units: Int32Array) => limits.every((c) => kept(c, z, units));
+  const units = roundedMix(highs, solved.problem, solved.solution.x);
+  if (keeps(units)) return { units, solved };
+  return pulledCuts(highs, problem.rows.length, solved, keeps) ?? resolved(highs, problem, limits, z, solved, keeps);
+}
+
+type Solved = ChanceOutcome & { status: "optimal" };
+
+/**
+ * The final approximation solved again with its cuts (the rows after the first `fixed`) pulled inward,
+ * an eighth of the most rounding can move each first, doubling: near the optimum the cuts are tangents,
+ * so a cut moved in by m moves the chance limit's level in by about m. One LP per try.
+ */
+function pulledCuts(highs: Highs, fixed: number, solved: Solved, keeps: (units: Int32Array) => boolean): { units: Int32Array; solved: Solved } | null {
+  const { rows } = solved.problem;
+  const reach = rows.map((row, r) => (r < fixed ? 0 : row.coefficients.reduce((s, a) => s + Math.abs(a), 0) / UNITS_PER_PERCENT));
+  for (let attempt = 0; attempt < MARGIN_TRIES; attempt++) {
+    const factor = 2 ** attempt / 8;
+    const pulled = { ...solved.problem, rows: rows.map((row, r) => (r < fixed ? row : { ...row, lower: row.lower + reach[r]! * factor, upper: row.upper - reach[r]! * factor })) };
+    const solution = solveLp(highs, lpOf(pulled), { ranging: false });
+    if (solution.status === "infeasible") return null;
+    const units = roundedMix(highs, pulled, solution.x);
+    if (keeps(units)) return { units, solved: { ...solved, problem: pulled, solution } };
+  }
+  return null;
+}
+
+/** The last resort: the confidence problem itself solved with its chance limits moved inward, doubling; else the mix missing fewest. */
+function resolved(highs: Highs, problem: LeastCostProblem, limits: readonly ChanceLimit[], z: number, solved: Solved, keeps: (units: Int32Array) => boolean): { units: Int32Array; solved: Solved } {
+  // The most one grid unit on every candidate moves mean ∓ z·sd: Σ (|value| + z·sd) × 0.0001 %.
+  const reach = limits.map((c) => c.mean.reduce((s, m, j) => s + (Math.abs(m) + z * Math.sqrt(c.variance[j]!)) / UNITS_PER_PERCENT, 0));
+  const missedBy = (units: Int32Array) => limits.filter((c) => !kept(c, z, units)).length;
+  const first = roundedMix(highs, solved.problem, solved.solution.x);
+  let best = { units: first, solved, missed: missedBy(first) };
+  for (let attempt = 0; attempt < MARGIN_TRIES; attempt++) {
+    const margins = reach.map((r) => (r * 2 ** attempt) / 8);
+    const again = solveChance(highs, problem, limits, z, { margins, seeds: [solved.solution.x] });
+    if (again.status === "infeasible") break;
+    const units = roundedMix(highs, again.problem, again.solution.x);
+    if (keeps(units)) return { units, solved: again };
+    const missed = missedBy(units);
+    if (missed < best.missed) best = { units, solved: again, missed };
+  }
+  return { units: best.units, solved: best.solved };
+}
