@@ -21,7 +21,7 @@ import { exactBreaks, glpkOptimum } from "./helpers/lp-problems.ts";
 import { seeded } from "./helpers/random.ts";
 import { barrierOptimum } from "./helpers/socp-barrier.ts";
 
-const RANDOM_PROBLEMS = 60;
+const RANDOM_PROBLEMS = 40;
 const LEVELS = [0.6, 0.9, 0.95, 0.99];
 const WITHIN = 1e-6;
 const COST = 1e-4;
@@ -69,6 +69,14 @@ describe("the independent solver", () => {
     // Both are far closer than the contract needs: a regression in either shows here first.
     expect(worst).toBeLessThan(1e-6);
   });
+});
+
+test("a formula of the bench's size (60 candidates × 30 nutrient limits) at 0.95: the cutting planes and the barrier method agree within 1e-4", () => {
+  const p = randomChanceProblem(6030, { candidates: 60, nutrients: 30 });
+  const barrier = barrierOptimum(barrierProblem(p, quantile(0.95)), p.inner).cost;
+  expect(relative(cuttingPlaneCost(p, 0.95)!, barrier)).toBeLessThan(COST);
+  const r = confidenceTask(highs, confidenceInput(p, 0.95)) as ConfidenceResult;
+  expect(relative(r.optimized!.costPerTon, barrier)).toBeLessThan(COST);
 });
 
 describe("the returned mix", () => {
@@ -124,6 +132,31 @@ describe("the returned mix", () => {
         expect(r.shadowPrices.nutrients.every((s) => !("validFrom" in s) && !("validTo" in s))).toBe(true);
       }
     }
+  });
+});
+
+describe("shadow prices above 0.5", () => {
+  test("each nutrient limit's shadow price is the slope of the confidence optimum's cost as that limit moves (both sides of a small step agreeing)", () => {
+    let compared = 0;
+    for (const p of problems.slice(0, 30)) {
+      const r = confidenceTask(highs, confidenceInput(p, 0.95)) as ConfidenceResult;
+      for (const s of r.shadowPrices.nutrients) {
+        const h = 1e-3 * Math.max(1, Math.abs(s.limit));
+        const moved = (d: number) => {
+          const nutrients = p.constraints.nutrients.map((c) => (c.key === s.key ? { ...c, [s.bound]: s.limit + d } : c));
+          return cuttingPlaneCost({ ...p, constraints: { ...p.constraints, nutrients } }, 0.95);
+        };
+        const [below, at, above] = [moved(-h), moved(0), moved(h)];
+        if (below === null || at === null || above === null) continue;
+        const left = (at - below) / h;
+        const right = (above - at) / h;
+        // A kink (another limit starts or stops binding within the step): no single slope to compare.
+        if (Math.abs(left - right) > 0.02 * Math.max(1, Math.abs(left))) continue;
+        expect(Math.abs(s.shadowPrice - (left + right) / 2), `seed ${p.seed} ${s.key} ${s.bound}`).toBeLessThan(0.01 * Math.max(1, Math.abs(s.shadowPrice)));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
   });
 });
 

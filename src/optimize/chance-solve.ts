@@ -17,7 +17,7 @@ export const CHANCE_TOLERANCE = 1e-6;
 /** LP solves before giving up (a solve that needs more is reported as the solver's failure). */
 const MAX_ROUNDS = 500;
 /** Rounds a cut may stay slack before it is dropped. */
-const IDLE_ROUNDS = 3;
+const IDLE_ROUNDS = 6;
 
 export type ChanceOutcome =
   | { status: "optimal"; problem: LeastCostProblem; solution: LpSolution; rounds: number }
