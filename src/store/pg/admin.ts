@@ -8,6 +8,7 @@ import { operations } from "../bind.ts";
 import { ADMIN_WRITES, type AdminStore, type PgAdminOps } from "../../admin/ops.ts";
 import { seedDemo } from "../../demo/pg-seed.ts";
 import * as changes from "./admin-changes.ts";
+import * as analyses from "./analyses.ts";
 import { openPostgres } from "./connect.ts";
 import * as costs from "./costs.ts";
 import * as deliveryAdmin from "./delivery-admin.ts";
@@ -64,6 +65,8 @@ const OPS: PgAdminOps = {
   requirePlan: plans.requirePlan,
   importPlans: plans.importPlans,
   deletePlan: plans.deletePlan,
+  listAnalyses: analyses.listAnalyses,
+  deleteAnalysis: analyses.deleteAnalysis,
   seedDemo,
 };
 
