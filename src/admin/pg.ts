@@ -7,6 +7,7 @@ import type { SQL } from "bun";
 import { seedDemo } from "../demo/pg-seed.ts";
 import { operations } from "../store/bind.ts";
 import * as changes from "../store/pg/admin-changes.ts";
+import * as analyses from "../store/pg/analyses.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import * as costs from "../store/pg/costs.ts";
 import * as deliveryAdmin from "../store/pg/delivery-admin.ts";
@@ -64,6 +65,8 @@ const OPS: PgAdminOps = {
   requirePlan: plans.requirePlan,
   importPlans: plans.importPlans,
   deletePlan: plans.deletePlan,
+  listAnalyses: analyses.listAnalyses,
+  deleteAnalysis: analyses.deleteAnalysis,
   seedDemo,
 };
 
