@@ -67,6 +67,7 @@ const OPS: PgAdminOps = {
   deletePlan: plans.deletePlan,
   listAnalyses: analyses.listAnalyses,
   deleteAnalysis: analyses.deleteAnalysis,
+  importAnalyses: (sql, workspaceId, rows, options) => writeTransaction(sql, (tx) => analyses.writeAnalysisImport(tx, { workspaceId, keyId: null, now: options.now }, rows, options.events)),
   seedDemo,
 };
 
