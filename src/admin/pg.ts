@@ -66,6 +66,7 @@ const OPS: PgAdminOps = {
   importPlans: plans.importPlans,
   deletePlan: plans.deletePlan,
   listAnalyses: analyses.listAnalyses,
+  variability: analyses.variability,
   deleteAnalysis: analyses.deleteAnalysis,
   importAnalyses: (sql, workspaceId, rows, options) => writeTransaction(sql, (tx) => analyses.writeAnalysisImport(tx, { workspaceId, keyId: null, now: options.now }, rows, options.events)),
   seedDemo,
