@@ -107,7 +107,7 @@ describe("GET /v1/ingredients/:name/analyses", () => {
     const all = await list(SOY);
     expect(all.name).toBe(SOY);
     // ids[1] and ids[0] share a sampledAt: the later recorded first.
-    expect(all.analyses.map((a) => a.id).slice(0, 3)).toEqual([ids[1], ids[0], ids[2]]);
+    expect(all.analyses.map((a) => a.id).slice(0, 3)).toEqual([ids[1]!, ids[0]!, ids[2]!]);
     const values = [46.2, ...cps];
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
     const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1));
@@ -117,7 +117,7 @@ describe("GET /v1/ingredients/:name/analyses", () => {
     });
     // The window: from inclusive, to exclusive; a date means its 00:00 UTC.
     const window = await list(SOY, `?from=${encodeURIComponent(ago(10))}&to=${encodeURIComponent(ago(5))}`);
-    expect(window.analyses.map((a) => a.id)).toEqual([ids[2]]);
+    expect(window.analyses.map((a) => a.id)).toEqual([ids[2]!]);
     expect(window.stats).toEqual({ CP: { n: 1, mean: 48.3, sd: null, min: 48.3, max: 48.3, book: 47.5 } });
     expect((await list(SOY, "?from=2099-01-01")).analyses).toEqual([]);
     const bad = await t.request("GET", path(SOY, "?from=soon"), { key: read });
