@@ -105,8 +105,7 @@ function Result(props: { r: PlanResult; plan: Plan }) {
             id: "bar",
             label: "Against the supply",
             wide: true,
-            // The mixes are rounded to 0.0001 %, so a bound that binds may be passed by a few kilograms.
-            cell: (u) => (supplied.has(u.name) ? <LimitBar tolerance={0.05} value={u.tons} min={u.minTons} max={u.maxTons} label={`${u.name}: ${tonnes(u.tons)} t used against ${limitText(u.minTons, u.maxTons, tonnes)} t`} /> : null),
+            cell: (u) => (supplied.has(u.name) ? <LimitBar value={u.tons} min={u.minTons} max={u.maxTons} label={`${u.name}: ${tonnes(u.tons)} t used against ${limitText(u.minTons, u.maxTons, tonnes)} t`} /> : null),
           },
           { id: "binds", label: "Binds", wide: true, cell: (u) => (u.bound === "max" ? "max: all used" : u.bound === "min" ? "min: taken because it must be" : "—") },
           { id: "shadow", label: "One more tonne", num: true, cell: (u) => (u.shadowPrice === null ? "—" : <Num value={change(u.shadowPrice)} unit={`${PER_T} on the plan`} />) },
