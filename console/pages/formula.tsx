@@ -156,7 +156,7 @@ export function FormulaPage(props: { id: string }) {
               <ul class="limits">
                 {f.constraints.ingredients.map((l) => (
                   <li key={l.name}>
-                    {l.name}: {limitText(l.min, l.max, (n) => `${share(n)} %`)}
+                    {l.name}: {limitText(l.min, l.max, (n) => `${value(n)} %`)}
                   </li>
                 ))}
                 {f.constraints.ratios.map((r) => (
