@@ -64,6 +64,8 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/formulas-put.test.ts",
   "test/plan-events.test.ts",
   "test/plan-carbon.test.ts",
+  "test/plan-ratio-repairs.test.ts",
+  "test/analyses-store.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -107,10 +109,13 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
 export const NO_DATA: Readonly<Record<string, string>> = {
   "test/demo-data.test.ts": "the demo's CSV files",
   "test/formula-math.test.ts": "rounding and formula arithmetic",
+  "test/failures.test.ts": "the failure table: statuses, command lines and exit codes, the OpenAPI texts, the rate-limit fields",
+  "test/store-op.test.ts": "store operations stepped by hand (what each asks, in order) and both runners on scripted statements; the real statements run in every backend-neutral file",
   "test/co2e-cap-proofs.test.ts": "optimize under a CO2e cap, proven against GLPK on seeded problems",
   "test/docs-links.test.ts": "the links of README.md, ARCHITECTURE.md and docs/*.md",
   "test/migrations.test.ts": "the migration files' names and placeholders (the schemas are compared by test/postgres/schema-in-step.pg.ts)",
   "test/frontier-proofs.test.ts": "the cost–CO2e frontier's points, proven against GLPK on seeded problems",
+  "test/confidence-proofs.test.ts": "optimizing to a confidence level, proven against a barrier solver (itself against GLPK), the definition and drawn lots on seeded problems",
   "test/limiter.test.ts": "the in-memory rate limiter",
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
   "test/batch-sheet-proofs.test.ts": "batch sheets against an exhaustive search and GLPK, from the demo data",
