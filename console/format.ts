@@ -36,6 +36,8 @@ export const tonnes = (n: number): string => fmt(1, 1).format(n);
 export const co2e = (n: number): string => fmt(1, 1).format(n);
 /** A formula's shadow price (cost per tonne per unit of a limit): 4 decimals. @example shadow(-0.5) // "−0.5000" */
 export const shadow = (n: number): string => fmt(4, 4).format(n).replace("-", "−");
+/** A probability (the API's, 4 decimals) in %: 2 decimals. @example odds(0.95) // "95.00" */
+export const odds = (p: number): string => fmt(2, 2).format(p * 100);
 /** A whole count (requests, formulas, kg of a batch size). @example count(2000) // "2,000" */
 export const count = (n: number): string => fmt(0, 0).format(n);
 /**
