@@ -176,7 +176,7 @@ export function OptimizePage(props: { id: string }) {
               <span class="label">Optimum</span> <Num value={money(last.optimized.costPerTon)} unit={PER_T} class="big" />
             </p>
             <p>
-              <span class="label">Saving</span> <Num value={money(last.saving.perTon)} unit={PER_T} class={last.saving.perTon < 0 ? "big up" : "big good"} /> <span class="small">({pct(last.saving.percent)}; {money(last.saving.perBatch)} per batch)</span>
+              <span class="label">Saving</span> <Num value={money(last.saving.perTon)} unit={PER_T} class={last.saving.perTon < 0 ? "big saving up" : "big saving good"} /> <span class="small">({pct(last.saving.percent)}; {money(last.saving.perBatch)} per batch)</span>
               {last.saving.perTon < 0 ? <span class="small">The optimum costs more: the saved mix uses an ingredient now out of stock, or misses a limit.</span> : null}
             </p>
           </div>

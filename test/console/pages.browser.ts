@@ -116,7 +116,7 @@ describe("the console's pages show what the API gives the same key", () => {
     const r = await site.api<Env<{ saving: { perTon: number }; optimized: { ingredients: { name: string; percent: number }[] }; excluded: { name: string }[] }>>(
       "/v1/formulas/broiler-starter/optimize?candidates=formula",
     );
-    expect(await page.locator(".facts .big.good").textContent()).toBe(`${money(r.data.saving.perTon)} /t`);
+    expect(await page.locator(".facts .saving").textContent()).toBe(`${money(r.data.saving.perTon)} /t`);
     const names = await column(page, "Saved mix beside the optimum", "name");
     const optimum = await column(page, "Saved mix beside the optimum", "optimum");
     for (const i of r.data.optimized.ingredients) expect(optimum[names.indexOf(i.name)]).toBe(`${fixed(i.percent, 4)} %`);
@@ -129,7 +129,7 @@ describe("the console's pages show what the API gives the same key", () => {
     const what = "Soybean meal 48%";
     const r = await site.api<Env<{ saving: { perTon: number } }>>(`/v1/formulas/broiler-starter/optimize?candidates=formula&price=${encodeURIComponent(`${what}=350`)}`);
     await page.getByLabel(what, { exact: true }).fill("350");
-    await page.locator(".facts .big.good", { hasText: `${money(r.data.saving.perTon)} /t` }).waitFor();
+    await page.locator(".facts .saving", { hasText: `${money(r.data.saving.perTon)} /t` }).waitFor();
     const before = await site.api<Env<{ price: number }>>(`/v1/prices/${encodeURIComponent(what)}`);
     expect(before.data.price).not.toBe(350);
     expect(watch.api.some((a) => a.includes("price=Soybean%20meal%2048%25%3D350"))).toBe(true);
