@@ -8,7 +8,9 @@ import type { OptimizeOptions } from "../src/optimize/result.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import { parsePrice } from "../src/optimize/what-if.ts";
 import { FORMULA_ID } from "../src/schemas/formulas.ts";
-import { maxCo2eParameter, type OptimizeResult } from "../src/schemas/optimize.ts";
+import { maxCo2eParameter, type ConfidenceResult, type OptimizeResult } from "../src/schemas/optimize.ts";
+import { sinceOrDefault } from "../src/schemas/confidence.ts";
+import { printOdds, probabilityOption, SINCE_HELP, sinceOption } from "./confidence-report.ts";
 import type { FormulaConstraints } from "../src/domain/formula-math.ts";
 import type { NutrientListing } from "../src/domain/nutrients.ts";
 import { printLimits } from "./limits-table.ts";
@@ -23,6 +25,8 @@ interface Options {
   price: Map<string, number>;
   includeOutOfStock?: boolean;
   maxCo2e?: number;
+  confidence?: number;
+  analysesSince?: string;
   json?: boolean;
   saveAs?: string;
   id?: string;
@@ -72,6 +76,8 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       .option("--include-out-of-stock", "let out-of-stock candidates into the mix (by default they are held at 0)")
       .addOption(candidatesOption())
       .option("--max-co2e <kg>", "cap the mix's footprint at this many kg CO2e per tonne of feed (candidates of unknown co2e are then held at 0)", maxCo2eOption)
+      .option("--confidence <p>", "meet every nutrient limit with at least this probability (0.5 to 0.999), ingredients varying as their lab analyses do: prints the odds, the premium and the blanket margin's cost", probabilityOption("confidence"))
+      .option("--analyses-since <date>", SINCE_HELP, sinceOption)
       .addOption(jsonOption("print the API's data as one JSON document"))
       .option("--save-as <name>", "save the optimized mix as a new formula with this name (same species, subcategory, batch size and limits)")
       .option("--id <id>", "id of the formula --save-as creates (default: a generated frm_ id)", formulaIdOption)
@@ -91,9 +97,18 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
             for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
             const asked: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true, maxCo2e: opts.maxCo2e ?? null };
             const options = opts.candidates === "all" ? everyIngredient(asked, every) : asked;
-            const result = await solveInProcess("optimize", optimizeInput(formula, lookup, options));
+            const input = optimizeInput(formula, lookup, options);
+            const confidence = opts.confidence;
+            const result: OptimizeResult | ConfidenceResult =
+              confidence === undefined
+                ? await solveInProcess("optimize", input)
+                : await solveInProcess("confidence", { ...input, confidence, sds: await store.variability(ws, input.ingredients.map((i) => i.name), sinceOrDefault(opts.analysesSince, Date.now())) });
             if (opts.json) printDocument(io, result);
-            else printReport(io, result, formula.constraints, new Map((await store.listNutrients(ws)).map((d) => [d.key, d])));
+            else {
+              const definitions = new Map((await store.listNutrients(ws)).map((d) => [d.key, d]));
+              printReport(io, result, formula.constraints, definitions);
+              if ("confidence" in result) printOdds(io, result, definitions);
+            }
             if (opts.saveAs === undefined) return;
             if (result.optimized === null) throw new CliFailure(`${id} is infeasible: nothing to save (relax the limits the report names)`);
             const [file] = parseFormulaFile([
@@ -120,6 +135,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       "feedbase formula optimize swine-grower --candidates all",
       "feedbase formula optimize broiler-starter --max-co2e 550 --include 'Soybean meal 48% US'",
       "feedbase formula optimize broiler-starter --save-as 'Broiler starter (Nov)' --id broiler-starter-nov",
+      "feedbase formula optimize broiler-starter --confidence 0.95",
     ],
   );
 }
@@ -135,7 +151,7 @@ export const conflictRows = (alone: boolean): [string, (c: OptimizeResult["confl
 const fixed = (v: number | null, d = 2) => (v === null ? "-" : v.toFixed(d));
 
 /** The readable report: what a nutritionist scans first, then how firm the answer is. */
-function printReport(io: Io, r: OptimizeResult, constraints: FormulaConstraints, definitions: ReadonlyMap<string, NutrientListing>): void {
+function printReport(io: Io, r: OptimizeResult | ConfidenceResult, constraints: FormulaConstraints, definitions: ReadonlyMap<string, NutrientListing>): void {
   const out = (text: string) => io.out(text);
   out(`${r.id}: ${r.name}, batch of ${r.batchSize} kg: ${r.status}\n`);
   if (r.optimized === null) {
@@ -178,8 +194,8 @@ function printReport(io: Io, r: OptimizeResult, constraints: FormulaConstraints,
       ["BOUND", (b) => b.bound],
       ["VALUE", (b) => String(b.limit)],
       ["SHADOW PRICE", (b) => signed(b.shadowPrice, 4)],
-      ["VALID FROM", (b) => fixed(b.validFrom)],
-      ["VALID TO", (b) => fixed(b.validTo)],
+      ["VALID FROM", (b) => fixed(b.validFrom ?? null)],
+      ["VALID TO", (b) => fixed(b.validTo ?? null)],
     ],
     false,
   );
@@ -189,6 +205,10 @@ function printReport(io: Io, r: OptimizeResult, constraints: FormulaConstraints,
       `\nThe CO2e cap of ${cap.limit} kg per tonne of feed binds: 1 kg per tonne more allowed changes the cost per tonne by ${signed(cap.shadowPrice, 6)}; ` +
         `each tonne of CO2e abated at this cap costs ${cap.perTonneCo2e.toFixed(2)}.\n`,
     );
+  }
+  if (r.ranging === undefined) {
+    out("\nPrice ranging and entering prices are left out above confidence 0.5 (the optimum sits on curved limits, where any price change moves it).\n");
+    return;
   }
   out("\nPrice ranging (the mix stays optimal while the price per ton stays in the range; - = no limit):\n");
   printRows(io,
@@ -208,7 +228,7 @@ function printReport(io: Io, r: OptimizeResult, constraints: FormulaConstraints,
     [
       ["INGREDIENT", (e) => e.name],
       ["PRICE", (e) => e.price.toFixed(2)],
-      ["ENTERS BELOW", (e) => (e.reason === "co2e unknown" ? "- (co2e unknown: held at 0)" : fixed(e.entersBelow))],
+      ["ENTERS BELOW", (e) => (e.reason === "co2e unknown" ? "- (co2e unknown: held at 0)" : fixed(e.entersBelow ?? null))],
     ],
     false,
   );

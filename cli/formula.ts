@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { isoTime } from "../src/domain/time.ts";
 import { registerFormulaFrontier } from "./formula-frontier.ts";
+import { registerFormulaConfidence } from "./formula-confidence.ts";
 import { registerFormulaOptimize } from "./formula-optimize.ts";
 import { registerFormulaShow } from "./formula-show.ts";
 import { registerFormulaBatch } from "./formula-batch.ts";
@@ -56,6 +57,7 @@ export function registerFormula(program: Command, io: Io): void {
   registerFormulaBatch(group, io);
   registerFormulaSweep(group, io);
   registerFormulaFrontier(group, io);
+  registerFormulaConfidence(group, io);
 
   withExamples(
     group

@@ -2,6 +2,7 @@ import type { Route } from "../route.ts";
 import { healthRoutes } from "./health.ts";
 import { formulaRoutes } from "./formulas.ts";
 import { frontierRoutes } from "./frontier.ts";
+import { confidenceRoutes } from "./confidence.ts";
 import { costRoutes, priceHistoryRoutes } from "./history.ts";
 import { eventRoutes } from "./events.ts";
 import { ingredientRoutes } from "./ingredients.ts";
@@ -19,4 +20,4 @@ import { priceReportRoutes } from "./price-report.ts";
  * The route table: every route the server answers, one file per resource. The router, the OpenAPI
  * document and the contract check of the tests (test/helpers/contract.ts) all read it.
  */
-export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...nutrientRoutes, ...optimizeRoutes, ...batchRoutes, ...sweepRoutes, ...planRoutes, ...frontierRoutes, ...priceReportRoutes, ...eventRoutes, ...keyRoutes]);
+export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...nutrientRoutes, ...optimizeRoutes, ...batchRoutes, ...sweepRoutes, ...planRoutes, ...frontierRoutes, ...confidenceRoutes, ...priceReportRoutes, ...eventRoutes, ...keyRoutes]);

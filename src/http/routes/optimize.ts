@@ -6,17 +6,18 @@
  */
 import { ValidationError } from "../../domain/errors.ts";
 import { checkSolveSize } from "../../optimize/limits.ts";
-import { optimizeInput } from "../../optimize/optimize-task.ts";
+import { optimizeInput, type OptimizeInput } from "../../optimize/optimize-task.ts";
 import { candidateNamesOf, everyIngredient, type CandidateSet } from "../../optimize/candidates.ts";
 import { NO_OPTIONS, type FormulaToOptimize, type OptimizeOptions } from "../../optimize/result.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import { savingsWorklist } from "../../optimize/worklist.ts";
 import * as O from "../../schemas/optimize.ts";
+import * as C from "../../schemas/confidence.ts";
 import type { Reads } from "../../store/backend.ts";
 import type { IngredientDetail } from "../../store/ingredients.ts";
 import { openBody } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
-import { defineRoute } from "../route.ts";
+import { defineRoute, type RequestContext } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
 
 /** The ingredients a solve may use, read before it starts; an unknown name in `include` or `price` is a 400. */
@@ -52,6 +53,12 @@ export async function candidateIngredients(read: Reads, ws: number, formula: For
   return set === "all" ? everyIngredientFor(read, ws, asked) : { found: await ingredientsFor(read, ws, formula, asked), options: asked };
 }
 
+/** The optimization at a confidence level: the task's input with each candidate's sds from its analyses since `since`. */
+async function confidenceAnswer(ctx: RequestContext, ws: number, input: OptimizeInput, confidence: number, since: string) {
+  const sds = await ctx.read.variability(ws, input.ingredients.map((i) => i.name), since);
+  return ctx.solver.run("confidence", { ...input, confidence, sds });
+}
+
 export const byName = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export const optimizeRoutes = [
@@ -61,21 +68,24 @@ export const optimizeRoutes = [
     path: "/v1/formulas/:id/optimize",
     summary: "The least-cost mix that meets the formula's limits, and how firm that answer is",
     description:
-      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits, `include` and any ingredient given a what-if `price`; with `candidates=all`, every ingredient of the workspace. With `maxCo2e`, the mix's footprint is capped (kg CO2e per tonne of feed): candidates of unknown `co2e` are held at 0 (listed in `excluded` with `reason: \"co2e unknown\"`), and a binding cap has its shadow price as the cost of abating a tonne of CO2e. Nothing is stored.",
+      "Solves the formula's least-cost linear program at today's prices and stock (or the what-if prices given): the saved composition at these prices, the optimized one, the saving, shadow prices of the binding limits with the range over which each holds, the price range over which each ingredient's inclusion stays optimal, the price below which each excluded candidate would enter, and, when no mix meets the limits, the conflicts to relax. Candidates: the composition, the names of its inclusion limits, `include` and any ingredient given a what-if `price`; with `candidates=all`, every ingredient of the workspace. With `maxCo2e`, the mix's footprint is capped (kg CO2e per tonne of feed): candidates of unknown `co2e` are held at 0 (listed in `excluded` with `reason: \"co2e unknown\"`), and a binding cap has its shadow price as the cost of abating a tonne of CO2e. With `confidence` (0.5 to 0.999), every nutrient limit is met with at least that probability, each ingredient's values varying as its lab analyses since `analysesSince` do (sd of a key with at least 3 analyses, else 0): the answer gains the odds of each nutrient, the book-value cost (`deterministicCost`), the `premium` over it and the cost of the blanket margin it replaces; above 0.5 its shadow prices are local (no range) and price ranging and entering prices are left out. Nothing is stored.",
     params: ID_PARAM,
-    query: O.optimizeQuery,
+    query: O.optimizeQuery.extend(C.confidenceParams),
     // Only whether it exists: a cached answer is then served without reading the formula.
     lookup: (ctx, params) => ctx.read.requireFormulaId(ctx.key.workspaceId, params.id),
-    response: { status: 200, description: "The optimization", schema: O.optimizeRead },
+    response: { status: 200, description: "The optimization (with `confidence`: ConfidenceOptimizeResponse)", schema: C.optimizeOrConfidenceRead },
     errors: [400, 404, 422, 503],
     handle(ctx, { params, query }) {
       const ws = ctx.key.workspaceId;
       const { include, prices } = whatIfOf(ctx.rawQuery);
       const asked: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock, maxCo2e: query.maxCo2e };
-      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.maxCo2e, query.candidates), async () => {
+      const since = query.confidence === null ? null : C.sinceOrDefault(query.analysesSince, ctx.clock());
+      const atConfidence = query.confidence === null ? [] : [query.confidence, since];
+      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.maxCo2e, query.candidates, ...atConfidence), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const { found, options } = await candidateIngredients(ctx.read, ws, formula, asked, query.candidates);
-        return openBody(await ctx.solver.run("optimize", optimizeInput(formula, (name) => found.get(name) ?? null, options)));
+        const input = optimizeInput(formula, (name) => found.get(name) ?? null, options);
+        return openBody(query.confidence === null ? await ctx.solver.run("optimize", input) : await confidenceAnswer(ctx, ws, input, query.confidence, since!));
       });
     },
   }),
