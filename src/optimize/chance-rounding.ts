@@ -1,13 +1,14 @@
 /**
  * The rounded optimum of a confidence solve (docs/decisions.md#optimizing-to-a-confidence-level): the
  * 0.0001 % grid mix of rounding.ts, which keeps every linear limit exactly, that also keeps every chance
- * limit. When plain rounding misses one, the final linear approximation is solved again with its cuts
- * pulled inward (as rounding.ts pulls in linear limits), doubling the margin; should that not do, the
- * whole confidence problem is solved again with the chance limits moved inward.
+ * limit. When plain rounding misses one, the final linear approximation is solved again with the cuts
+ * of the missed limits pulled inward by what rounding missed them by (as rounding.ts pulls in linear
+ * limits), growing while missed; should that not do, the whole confidence problem is solved again with
+ * the chance limits moved inward.
  */
 import type { Highs } from "highs";
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
-import type { LeastCostProblem } from "./model.ts";
+import type { LeastCostProblem, Row } from "./model.ts";
 import { solveLp } from "./lp.ts";
 import { roundedMix } from "./rounding.ts";
 import { lpOf } from "./solve.ts";
@@ -16,6 +17,8 @@ import { solveChance, type ChanceOutcome } from "./chance-solve.ts";
 
 /** Re-solves with a margin: the first is an eighth of the most rounding can move a limit, each further one doubles it. */
 const MARGIN_TRIES = 6;
+/** Re-solves of the final approximation with the missed limits' cuts pulled in. */
+const PULLS = 8;
 
 /** A grid mix keeps a chance limit when it misses it by no more than this, relative to the limit (float noise, far inside the solve's 1e-6). */
 const KEPT = 1e-9;
@@ -31,26 +34,39 @@ export function chanceRounded(highs: Highs, problem: LeastCostProblem, limits: r
   const keeps = (units: Int32Array) => limits.every((c) => kept(c, z, units));
   const units = roundedMix(highs, solved.problem, solved.solution.x);
   if (keeps(units)) return { units, solved };
-  return pulledCuts(highs, problem.rows.length, solved, keeps) ?? resolved(highs, problem, limits, z, solved, keeps);
+  return pulledCuts(highs, problem.rows.length, limits, z, solved, units) ?? resolved(highs, problem, limits, z, solved, keeps);
 }
 
 type Solved = ChanceOutcome & { status: "optimal" };
 
 /**
- * The final approximation solved again with its cuts (the rows after the first `fixed`) pulled inward,
- * an eighth of the most rounding can move each first, doubling: near the optimum the cuts are tangents,
- * so a cut moved in by m moves the chance limit's level in by about m. One LP per try.
+ * The final approximation solved again with the cuts of each missed chance limit (the rows after the
+ * first `fixed`) pulled inward by twice what the rounded mix misses it by, growing while it is still
+ * missed: near the optimum the cuts are tangents, so a cut moved in by m moves the limit's level in by
+ * about m, and only the limits rounding broke pay for it. One LP per try.
  */
-function pulledCuts(highs: Highs, fixed: number, solved: Solved, keeps: (units: Int32Array) => boolean): { units: Int32Array; solved: Solved } | null {
+function pulledCuts(highs: Highs, fixed: number, limits: readonly ChanceLimit[], z: number, solved: Solved, first: Int32Array): { units: Int32Array; solved: Solved } | null {
   const { rows } = solved.problem;
-  const reach = rows.map((row, r) => (r < fixed ? 0 : row.coefficients.reduce((s, a) => s + Math.abs(a), 0) / UNITS_PER_PERCENT));
-  for (let attempt = 0; attempt < MARGIN_TRIES; attempt++) {
-    const factor = 2 ** attempt / 8;
-    const pulled = { ...solved.problem, rows: rows.map((row, r) => (r < fixed ? row : { ...row, lower: row.lower + reach[r]! * factor, upper: row.upper - reach[r]! * factor })) };
+  const sideOf = (row: Row) => (row.limit?.kind === "nutrient" ? `${row.limit.min === null ? "max" : "min"} ${row.limit.key}` : "");
+  const margins = new Map(limits.map((c) => [`${c.side} ${c.key}`, 0]));
+  let units = first;
+  for (let attempt = 0; attempt < PULLS; attempt++) {
+    for (const c of limits) {
+      const missed = shortfall(c, z, percentsOf(units));
+      const id = `${c.side} ${c.key}`;
+      if (missed > -KEPT * Math.max(1, Math.abs(c.limit))) margins.set(id, 2 * margins.get(id)! + 2 * Math.max(missed, 0) + KEPT * Math.max(1, Math.abs(c.limit)));
+    }
+    const pulled = {
+      ...solved.problem,
+      rows: rows.map((row, r) => {
+        const m = r < fixed ? 0 : margins.get(sideOf(row)) ?? 0;
+        return m === 0 ? row : { ...row, lower: row.lower + (Number.isFinite(row.lower) ? m : 0), upper: row.upper - (Number.isFinite(row.upper) ? m : 0) };
+      }),
+    };
     const solution = solveLp(highs, lpOf(pulled), { ranging: false });
     if (solution.status === "infeasible") return null;
-    const units = roundedMix(highs, pulled, solution.x);
-    if (keeps(units)) return { units, solved: { ...solved, problem: pulled, solution } };
+    units = roundedMix(highs, pulled, solution.x);
+    if (limits.every((c) => kept(c, z, units))) return { units, solved: { ...solved, problem: pulled, solution } };
   }
   return null;
 }
