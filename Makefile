@@ -119,6 +119,7 @@ bench: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
 	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
+	$(BUN) bench/plans.ts
 	$(BUN) bench/confidence.ts
 	$(BUN) bench/compare-builds.ts
 	$(BUN) bench/issue29.ts
@@ -134,6 +135,7 @@ bench-optimize: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)
 	$(BUN) bench/solver-pool.ts $(EXE)
 	$(BUN) bench/frontier.ts
+	$(BUN) bench/plans.ts
 	$(BUN) bench/confidence.ts
 
 # The console's Prices page in chromium: time to interactive and bytes on the wire against its budget.

@@ -18,6 +18,36 @@ export interface StepPoint {
 
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
+/** An axis in the page's colours (read when drawn, so a redraw follows light and dark). */
+const themed = (more: uPlot.Axis = {}): uPlot.Axis => ({ stroke: css("--muted"), ticks: { stroke: css("--grid") }, ...more, grid: { stroke: css("--grid"), ...more.grid } });
+
+/**
+ * A uPlot in a box: drawn at the box's width, resized with it (ResizeObserver, one frame later), drawn
+ * again in the new colours when the system turns light or dark. Returns the effect's cleanup.
+ */
+function mountPlot(el: HTMLElement, height: number, make: (size: { width: number; height: number }) => uPlot): () => void {
+  const draw = () => make({ width: Math.max(280, el.clientWidth), height });
+  let plot = draw();
+  let frame = 0;
+  const resize = new ResizeObserver(() => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => plot.setSize({ width: Math.max(280, el.clientWidth), height }));
+  });
+  resize.observe(el);
+  const scheme = matchMedia("(prefers-color-scheme: dark)");
+  const redraw = () => {
+    plot.destroy();
+    plot = draw();
+  };
+  scheme.addEventListener("change", redraw);
+  return () => {
+    resize.disconnect();
+    scheme.removeEventListener("change", redraw);
+    cancelAnimationFrame(frame);
+    plot.destroy();
+  };
+}
+
 export function StepChart(props: { points: readonly StepPoint[]; to: number; label: string; yLabel: string }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -31,58 +61,49 @@ export function StepChart(props: { points: readonly StepPoint[]; to: number; lab
     pts.forEach((p, i) => {
       if (!p.inStock && i < pts.length - 1) outs.push([p.t / 1000, pts[i + 1]!.t / 1000]);
     });
-    const make = () =>
-      new uPlot(
-        {
-          width: Math.max(280, el.clientWidth),
-          height: 260,
-          tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
-          legend: { show: false },
-          cursor: { y: false },
-          scales: { x: { time: true } },
-          axes: [
-            { stroke: css("--muted"), grid: { stroke: css("--grid") }, ticks: { stroke: css("--grid") } },
-            { stroke: css("--muted"), grid: { stroke: css("--grid") }, ticks: { stroke: css("--grid") }, size: 64, values: (_, vals) => vals.map((v) => `${v}`), label: props.yLabel },
-          ],
-          series: [{}, { label: props.yLabel, stroke: css("--accent"), width: 2, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false }, value: (_, v) => (v == null ? "" : `${money(v)} ${PER_T}`) }],
-          hooks: {
-            drawClear: [
-              (u) => {
-                const { ctx } = u;
-                ctx.save();
-                ctx.fillStyle = css("--out-shade");
-                for (const [a, b] of outs) {
-                  const x0 = u.valToPos(a, "x", true);
-                  const x1 = u.valToPos(b, "x", true);
-                  ctx.fillRect(x0, u.bbox.top, Math.max(1, x1 - x0), u.bbox.height);
-                }
-                ctx.restore();
+    return mountPlot(
+      el,
+      260,
+      (size) =>
+        new uPlot(
+          {
+            ...size,
+            tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
+            legend: { show: false },
+            cursor: { y: false },
+            scales: { x: { time: true } },
+            axes: [themed(), themed({ size: 64, values: (_, vals) => vals.map((v) => `${v}`), label: props.yLabel })],
+            series: [
+              {},
+              {
+                label: props.yLabel,
+                stroke: css("--accent"),
+                width: 2,
+                paths: uPlot.paths.stepped!({ align: 1 }),
+                points: { show: false },
+                value: (_, v) => (v == null ? "" : `${money(v)} ${PER_T}`),
               },
             ],
+            hooks: {
+              drawClear: [
+                (u) => {
+                  const { ctx } = u;
+                  ctx.save();
+                  ctx.fillStyle = css("--out-shade");
+                  for (const [a, b] of outs) {
+                    const x0 = u.valToPos(a, "x", true);
+                    const x1 = u.valToPos(b, "x", true);
+                    ctx.fillRect(x0, u.bbox.top, Math.max(1, x1 - x0), u.bbox.height);
+                  }
+                  ctx.restore();
+                },
+              ],
+            },
           },
-        },
-        [xs, ys],
-        el,
-      );
-    let plot = make();
-    let frame = 0;
-    const resize = new ResizeObserver(() => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: 260 }));
-    });
-    resize.observe(el);
-    const scheme = matchMedia("(prefers-color-scheme: dark)");
-    const redraw = () => {
-      plot.destroy();
-      plot = make();
-    };
-    scheme.addEventListener("change", redraw);
-    return () => {
-      resize.disconnect();
-      scheme.removeEventListener("change", redraw);
-      cancelAnimationFrame(frame);
-      plot.destroy();
-    };
+          [xs, ys],
+          el,
+        ),
+    );
   }, [props.points, props.to]);
   return <div class="chart" ref={box} role="img" aria-label={props.label} data-points={props.points.length} />;
 }
@@ -106,58 +127,34 @@ export function XYChart(props: { xs: readonly number[]; lines: readonly Line[]; 
     const el = box.current;
     if (!el || props.xs.length === 0) return;
     const colours = ["--accent", "--up"];
-    const axis = (i: 0 | 1): uPlot.Axis => ({
-      scale: i === 0 ? "y" : "y2",
-      side: i === 0 ? 3 : 1,
-      label: props.yLabels[i],
-      stroke: css("--muted"),
-      grid: { show: i === 0, stroke: css("--grid") },
-      ticks: { stroke: css("--grid") },
-      size: 64,
-    });
-    const make = () =>
-      new uPlot(
-        {
-          width: Math.max(280, el.clientWidth),
-          height: 280,
-          legend: { show: props.lines.length > 1 },
-          cursor: { y: false },
-          scales: { x: { time: false }, y: {}, ...(props.yLabels.length > 1 ? { y2: {} } : {}) },
-          axes: [{ stroke: css("--muted"), grid: { stroke: css("--grid") }, ticks: { stroke: css("--grid") }, label: props.xLabel }, axis(0), ...(props.yLabels.length > 1 ? [axis(1)] : [])],
-          series: [
-            { label: props.xLabel },
-            ...props.lines.map((l, i) => ({
-              label: l.label,
-              scale: l.axis === 1 ? "y2" : "y",
-              stroke: css(colours[i % colours.length]!),
-              width: 2,
-              ...(l.stepped ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
-              points: { show: !l.stepped },
-            })),
-          ],
-        },
-        [props.xs as number[], ...props.lines.map((l) => l.values as (number | null)[])],
-        el,
-      );
-    let plot = make();
-    let frame = 0;
-    const resize = new ResizeObserver(() => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: 280 }));
-    });
-    resize.observe(el);
-    const scheme = matchMedia("(prefers-color-scheme: dark)");
-    const redraw = () => {
-      plot.destroy();
-      plot = make();
-    };
-    scheme.addEventListener("change", redraw);
-    return () => {
-      resize.disconnect();
-      scheme.removeEventListener("change", redraw);
-      cancelAnimationFrame(frame);
-      plot.destroy();
-    };
+    const axis = (i: 0 | 1): uPlot.Axis => themed({ scale: i === 0 ? "y" : "y2", side: i === 0 ? 3 : 1, label: props.yLabels[i], grid: { show: i === 0 }, size: 64 });
+    return mountPlot(
+      el,
+      280,
+      (size) =>
+        new uPlot(
+          {
+            ...size,
+            legend: { show: props.lines.length > 1 },
+            cursor: { y: false },
+            scales: { x: { time: false }, y: {}, ...(props.yLabels.length > 1 ? { y2: {} } : {}) },
+            axes: [themed({ label: props.xLabel }), axis(0), ...(props.yLabels.length > 1 ? [axis(1)] : [])],
+            series: [
+              { label: props.xLabel },
+              ...props.lines.map((l, i) => ({
+                label: l.label,
+                scale: l.axis === 1 ? "y2" : "y",
+                stroke: css(colours[i % colours.length]!),
+                width: 2,
+                ...(l.stepped ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
+                points: { show: !l.stepped },
+              })),
+            ],
+          },
+          [props.xs as number[], ...props.lines.map((l) => l.values as (number | null)[])],
+          el,
+        ),
+    );
   }, [props.xs, props.lines]);
   return <div class="chart" ref={box} role="img" aria-label={props.label} data-points={props.xs.length} />;
 }

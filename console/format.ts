@@ -18,6 +18,8 @@ function fmt(min: number, max: number, sign = false): Intl.NumberFormat {
 
 /** Money (a price, a cost, what a tonne is worth): 2 decimals, thousands grouped. @example money(1234.5) // "1,234.50" */
 export const money = (n: number): string => fmt(2, 2).format(n);
+/** Per tonne from per batch (the API's formula costs are per batch of batchSize kg), at 2 decimals. @example perTon(746.53, 2000) // 373.27 */
+export const perTon = (cost: number, batchSize: number): number => Math.round((cost / batchSize) * 100000) / 100;
 /** A change of money: 2 decimals, always signed. @example change(-3.6) // "−3.60" */
 export const change = (n: number): string => fmt(2, 2, true).format(n).replace("-", "−");
 /** A share of a mix or a batch, in %: 4 decimals (a mix's shares add up to 100.0000). @example share(5) // "5.0000" */

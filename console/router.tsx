@@ -5,6 +5,7 @@
  */
 import { signal } from "@preact/signals";
 import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
 
 export const BASE = "/console/";
 
@@ -86,4 +87,19 @@ export function Link(props: { href: string; class?: string; children: ComponentC
       {props.children}
     </a>
   );
+}
+
+/**
+ * A form over query parameters: its draft follows the URL (and whatever else `deps` names), and
+ * submitting writes it to the URL without a history entry.
+ * @example const { draft, setDraft, submit } = useQueryDraft({ size: "2000" }, [q.toString()])
+ */
+export function useQueryDraft<T extends Record<string, string>>(values: T, deps: readonly unknown[]) {
+  const [draft, setDraft] = useState(values);
+  useEffect(() => setDraft(values), deps);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    navigate(withQuery(draft), true);
+  };
+  return { draft, setDraft, submit };
 }

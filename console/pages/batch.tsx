@@ -3,11 +3,11 @@
  * in order of addition with a tick column, printable on one clean A4 page (the print stylesheet hides
  * the console around it). Size and scale steps live in the URL, so a sheet can be bookmarked.
  */
-import { useEffect, useState } from "preact/hooks";
 import { day, kg, kgChange, money, PER_T, share, value } from "../format.ts";
-import { heading, href, Link, navigate, place, withQuery } from "../router.tsx";
+import { BackToFormula, useFormula } from "../formula-tools.tsx";
+import { place, useQueryDraft } from "../router.tsx";
 import { useResource } from "../resource.ts";
-import type { Envelope, FormulaDetail } from "../types.ts";
+import type { Envelope } from "../types.ts";
 import { limitUnit, useUnits } from "../nutrients.ts";
 import { Empty, Loaded, Num, Table } from "../ui.tsx";
 
@@ -31,34 +31,23 @@ const FIELDS = [
 ] as const;
 
 export function BatchPage(props: { id: string }) {
-  const formula = useResource<Envelope<FormulaDetail>>(`/v1/formulas/${encodeURIComponent(props.id)}`);
+  const { formula, f } = useFormula(props.id, (name) => `Batch sheet · ${name}`);
   const units = useUnits();
   const unit = (c: Sheet["conflicts"][number]) => (limitUnit(units, c) ? ` ${limitUnit(units, c)}` : "");
   const q = place.value.query;
-  const f = formula.state === "ready" ? formula.data.data : null;
   const values = {
     size: q.get("size") ?? (f ? String(f.batchSize) : ""),
     resolution: q.get("resolution") ?? "1",
     microResolution: q.get("microResolution") ?? "",
     microBelow: q.get("microBelow") ?? "",
   };
-  const [draft, setDraft] = useState(values);
-  useEffect(() => setDraft(values), [f?.id, q.toString()]);
-  useEffect(() => {
-    if (f) heading.value = `Batch sheet · ${f.name}`;
-  }, [f?.name]);
+  const { draft, setDraft, submit } = useQueryDraft(values, [f?.id, q.toString()]);
   const query = new URLSearchParams(Object.entries(values).filter(([, v]) => v !== "")).toString();
   const sheet = useResource<Envelope<Sheet>>(f && values.size ? `/v1/formulas/${encodeURIComponent(props.id)}/batch?${query}` : null);
 
   return (
     <>
-      <form
-        class="filters no-print"
-        onSubmit={(e) => {
-          e.preventDefault();
-          navigate(withQuery(draft), true);
-        }}
-      >
+      <form class="filters no-print" onSubmit={submit}>
         {FIELDS.map((field) => (
           <label key={field.id}>
             <span>
@@ -129,9 +118,7 @@ export function BatchPage(props: { id: string }) {
             </Loaded>
         )}
       </Loaded>
-      <p class="no-print">
-        <Link href={href(["formulas", props.id])}>Back to the formula</Link>
-      </p>
+      <BackToFormula id={props.id} class="no-print" />
     </>
   );
 }

@@ -5,7 +5,7 @@
  * server's warnings (limits the new mix misses) are shown as it words them.
  */
 import { useState } from "preact/hooks";
-import { api, ApiError } from "../api.ts";
+import { api } from "../api.ts";
 import { share } from "../format.ts";
 import { unitLabel, type Units } from "../nutrients.ts";
 import type { Constraints, Envelope, FormulaDetail } from "../types.ts";
@@ -89,9 +89,8 @@ export function FormulaEditor(props: { formula: FormulaDetail; units: Units; onS
       setResult({ ok: true, text: warnings.length ? `Saved, with ${warnings.length} warning${warnings.length > 1 ? "s" : ""}:` : "Saved. The mix meets every limit.", warnings });
       props.onSaved();
     } catch (e) {
-      const missing = e instanceof ApiError && (e.status === 405 || e.status === 404) && /method|not found/i.test(e.message);
-      const text = missing ? "This server cannot save formulas over HTTP yet (PUT /v1/formulas/:id); use feedbase import formulas." : (e as Error).message;
-      setResult({ ok: false, text, warnings: [] });
+      // The API's refusal as it words it (a limit it cannot take, an unknown ingredient), or the editor's own.
+      setResult({ ok: false, text: (e as Error).message, warnings: [] });
     } finally {
       setBusy(false);
     }

@@ -6,7 +6,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { session } from "../api.ts";
 import { StepChart } from "../chart.tsx";
-import { count, day, kg, money, PER_T, share, value } from "../format.ts";
+import { count, day, kg, money, PER_T, perTon, share, value } from "../format.ts";
 import { historyWindow, priceAt } from "../history.ts";
 import { unitLabel, useUnits, type Units } from "../nutrients.ts";
 import { heading, href, Link } from "../router.tsx";
@@ -23,7 +23,6 @@ const FORMULA_TOOLS = [
   { part: "batch-sheet", label: "Batch sheet" },
 ] as const;
 
-const perTon = (cost: number, batchSize: number) => Math.round((cost / batchSize) * 100000) / 100;
 
 /** Each nutrient the formula has a limit on (then the others), achieved value against min and max. */
 export function NutrientBars(props: { nutrients: Record<string, number>; limits: FormulaDetail["constraints"]["nutrients"]; units: Units; caption: string }) {

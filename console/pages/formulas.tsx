@@ -3,7 +3,7 @@
  * optimizer finds, all per tonne. Two requests: the list and the savings worklist (which costs every
  * formula at today's prices and optimizes it).
  */
-import { change, money, PER_T, pct } from "../format.ts";
+import { change, money, PER_T, pct, perTon } from "../format.ts";
 import { href, Link, navigate, place, withQuery } from "../router.tsx";
 import { useResource } from "../resource.ts";
 import type { Envelope, FormulaListItem, SavingsRow } from "../types.ts";
@@ -16,8 +16,6 @@ interface Row extends FormulaListItem {
   saving: SavingsRow | null;
 }
 
-/** Per tonne from per batch: the API's costs are per batch of batchSize kg. */
-export const perTon = (cost: number, batchSize: number): number => Math.round((cost / batchSize) * 1000 * 100) / 100;
 
 export function FormulasPage() {
   const list = useResource<Envelope<FormulaListItem[]>>("/v1/formulas");

@@ -2,12 +2,11 @@
  * Frontier: the cost of a lower footprint (GET /v1/formulas/:id/frontier): the cheapest mix at each
  * footprint from the least-cost mix to the least-CO2e mix, and what each tonne of CO2e avoided costs.
  */
-import { useEffect } from "preact/hooks";
 import { XYChart } from "../chart.tsx";
 import { co2e, money, PER_T, share } from "../format.ts";
-import { heading, href, Link, navigate, place, withQuery } from "../router.tsx";
+import { BackToFormula, CandidatesSwitch, candidatesOf, useFormula } from "../formula-tools.tsx";
 import { useResource } from "../resource.ts";
-import type { Envelope, FormulaDetail } from "../types.ts";
+import type { Envelope } from "../types.ts";
 import { Empty, Loaded, Num, Table } from "../ui.tsx";
 
 interface Frontier {
@@ -20,23 +19,12 @@ interface Frontier {
 const CO2 = "kg CO2e/t";
 
 export function FrontierPage(props: { id: string }) {
-  const formula = useResource<Envelope<FormulaDetail>>(`/v1/formulas/${encodeURIComponent(props.id)}`);
-  const f = formula.state === "ready" ? formula.data.data : null;
-  useEffect(() => {
-    if (f) heading.value = `Frontier · ${f.name}`;
-  }, [f?.name]);
-  const candidates = place.value.query.get("candidates") === "all" ? "all" : "formula";
+  useFormula(props.id, (name) => `Frontier · ${name}`);
+  const candidates = candidatesOf();
   const res = useResource<Envelope<Frontier>>(`/v1/formulas/${encodeURIComponent(props.id)}/frontier?candidates=${candidates}`);
   return (
     <>
-      <div class="segmented" role="group" aria-label="Candidates">
-        <button type="button" aria-pressed={candidates === "formula"} onClick={() => navigate(withQuery({ candidates: null }), true)}>
-          The formula's ingredients
-        </button>
-        <button type="button" aria-pressed={candidates === "all"} onClick={() => navigate(withQuery({ candidates: "all" }), true)}>
-          Every ingredient in stock
-        </button>
-      </div>
+      <CandidatesSwitch />
       <Loaded res={res} what="the frontier (one optimization per point)" rows={8}>
         {({ data: fr }) => {
           if (fr.status === "infeasible" || fr.points.length === 0)
@@ -102,9 +90,7 @@ export function FrontierPage(props: { id: string }) {
           );
         }}
       </Loaded>
-      <p>
-        <Link href={href(["formulas", props.id])}>Back to the formula</Link>
-      </p>
+      <BackToFormula id={props.id} />
     </>
   );
 }

@@ -8,11 +8,11 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api.ts";
-import { change, money, PER_T, pct, shadow, share, shareChange, value } from "../format.ts";
+import { money, PER_T, pct, perTon, shadow, share, shareChange, value } from "../format.ts";
 import { limitUnit, useUnits, type Units } from "../nutrients.ts";
-import { heading, href, Link, navigate, place, withQuery } from "../router.tsx";
-import { useResource } from "../resource.ts";
-import type { Envelope, FormulaDetail, Optimization } from "../types.ts";
+import { href, Link } from "../router.tsx";
+import { BackToFormula, CandidatesSwitch, candidatesOf, useFormula } from "../formula-tools.tsx";
+import type { Envelope, Optimization } from "../types.ts";
 import { ErrorNote, Loaded, Loading, Num, Table } from "../ui.tsx";
 import { NutrientBars } from "./formula.tsx";
 import { SaveOptimum } from "./save-optimum.tsx";
@@ -120,18 +120,13 @@ function Sensitivity(props: { r: Optimization; units: Units }) {
 }
 
 export function OptimizePage(props: { id: string }) {
-  const q = place.value.query;
-  const candidates = q.get("candidates") === "all" ? "all" : "formula";
-  const formula = useResource<Envelope<FormulaDetail>>(`/v1/formulas/${encodeURIComponent(props.id)}`);
+  const candidates = candidatesOf();
+  const { formula } = useFormula(props.id, (name) => `Optimize ${name}`);
   const units = useUnits();
   const [prices, setPrices] = useState<Record<string, string>>({});
   const [solve, setSolve] = useState<Solve>({ state: "solving", last: null });
   const seq = useRef(0);
   const last = solve.state === "done" ? solve.result : solve.last;
-  const name = formula.state === "ready" ? formula.data.data.name : null;
-  useEffect(() => {
-    if (name !== null) heading.value = `Optimize ${name}`;
-  }, [name]);
 
   useEffect(() => {
     const n = ++seq.current;
@@ -151,14 +146,7 @@ export function OptimizePage(props: { id: string }) {
 
   return (
     <>
-      <div class="segmented" role="group" aria-label="Candidates">
-        <button type="button" aria-pressed={candidates === "formula"} onClick={() => navigate(withQuery({ candidates: null }), true)}>
-          The formula's ingredients
-        </button>
-        <button type="button" aria-pressed={candidates === "all"} onClick={() => navigate(withQuery({ candidates: "all" }), true)}>
-          Every ingredient in stock
-        </button>
-      </div>
+      <CandidatesSwitch />
       <p role="status" class="small solving" aria-live="polite">
         {solve.state === "solving" ? "Solving…" : solve.state === "done" ? `Solved: ${solve.result.status}.` : ""}
       </p>
@@ -182,7 +170,7 @@ export function OptimizePage(props: { id: string }) {
         <>
           <div class="facts" data-solved={solve.state === "done" ? "yes" : "no"}>
             <p>
-              <span class="label">Saved mix today</span> <Num value={money(last.current.costPerTon ?? Math.round((last.current.cost / last.batchSize) * 100000) / 100)} unit={PER_T} class="big" />
+              <span class="label">Saved mix today</span> <Num value={money(last.current.costPerTon ?? perTon(last.current.cost, last.batchSize))} unit={PER_T} class="big" />
             </p>
             <p>
               <span class="label">Optimum</span> <Num value={money(last.optimized.costPerTon)} unit={PER_T} class="big" />
@@ -210,9 +198,7 @@ export function OptimizePage(props: { id: string }) {
           <Sensitivity r={last} units={units} />
         </>
       )}
-      <p>
-        <Link href={href(["formulas", props.id])}>Back to the formula</Link>
-      </p>
+      <BackToFormula id={props.id} />
     </>
   );
 }

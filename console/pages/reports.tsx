@@ -4,46 +4,41 @@
  */
 import { useState } from "preact/hooks";
 import { downloadCsv } from "../csv.ts";
-import { change, isoDay, money, PER_T, pct } from "../format.ts";
+import { change, isoDay, money, PER_T, pct, perTon } from "../format.ts";
+import { CandidatesSwitch, candidatesOf } from "../formula-tools.tsx";
 import { href, Link, navigate, place, withQuery } from "../router.tsx";
 import { useResource } from "../resource.ts";
 import type { CostChange, Envelope, SavingsRow } from "../types.ts";
 import { Empty, Loaded, Num, Table } from "../ui.tsx";
 
-const perTon = (cost: number, batchSize: number) => Math.round((cost / batchSize) * 100000) / 100;
+
+/** A report's rows as a CSV file, made when the button is pressed. */
+function CsvButton(props: { label: string; file: string; header: readonly string[]; rows: () => (string | number | boolean | null)[][] }) {
+  return (
+    <p>
+      <button type="button" class="secondary" onClick={() => downloadCsv(props.file, props.header, props.rows())}>
+        {props.label}
+      </button>
+    </p>
+  );
+}
 
 function Savings() {
-  const candidates = place.value.query.get("candidates") === "all" ? "all" : "formula";
+  const candidates = candidatesOf();
   const res = useResource<Envelope<SavingsRow[]>>(`/v1/reports/savings${candidates === "all" ? "?candidates=all" : ""}`);
   return (
     <section aria-labelledby="savings-h">
       <h2 id="savings-h">Savings worklist</h2>
-      <div class="segmented" role="group" aria-label="Candidates">
-        <button type="button" aria-pressed={candidates === "formula"} onClick={() => navigate(withQuery({ candidates: null }), true)}>
-          Each formula's ingredients
-        </button>
-        <button type="button" aria-pressed={candidates === "all"} onClick={() => navigate(withQuery({ candidates: "all" }), true)}>
-          Every ingredient in stock
-        </button>
-      </div>
+      <CandidatesSwitch formulaLabel="Each formula's ingredients" />
       <Loaded res={res} what="the savings worklist" rows={8}>
         {({ data }) => (
           <>
-            <p>
-            <button
-              type="button"
-              class="secondary"
-              onClick={() =>
-                downloadCsv(
-                  `savings-${isoDay(Date.now())}.csv`,
-                  ["id", "name", "species", "subcategory", "status", "cost_per_batch", "optimized_cost_per_batch", "saving_per_ton", "saving_per_batch", "saving_percent", "saved_meets_limits"],
-                  data.map((r) => [r.id, r.name, r.species, r.subcategory, r.status, r.cost, r.optimizedCost, r.saving?.perTon ?? null, r.saving?.perBatch ?? null, r.saving?.percent ?? null, r.savedMeetsLimits ?? null]),
-                )
-              }
-            >
-              Download the worklist as CSV
-            </button>
-            </p>
+            <CsvButton
+              label="Download the worklist as CSV"
+              file={`savings-${isoDay(Date.now())}.csv`}
+              header={["id", "name", "species", "subcategory", "status", "cost_per_batch", "optimized_cost_per_batch", "saving_per_ton", "saving_per_batch", "saving_percent", "saved_meets_limits"]}
+              rows={() => data.map((r) => [r.id, r.name, r.species, r.subcategory, r.status, r.cost, r.optimizedCost, r.saving?.perTon ?? null, r.saving?.perBatch ?? null, r.saving?.percent ?? null, r.savedMeetsLimits ?? null])}
+            />
             {data.length === 0 ? (
               <Empty>No formula to optimize yet.</Empty>
             ) : (
@@ -92,21 +87,12 @@ function CostChanges() {
       <Loaded res={res} what="the cost changes" rows={6}>
         {({ data }) => (
           <>
-            <p>
-            <button
-              type="button"
-              class="secondary"
-              onClick={() =>
-                downloadCsv(
-                  `cost-changes-${since || "since-saved"}.csv`,
-                  ["id", "name", "species", "subcategory", "batch_size_kg", "cost_then_per_batch", "cost_now_per_batch", "change_per_batch", "change_percent", "change_per_ton"],
-                  data.map((r) => [r.id, r.name, r.species, r.subcategory, r.batchSize, r.costThen, r.costNow, r.change, r.changePercent, r.changePerTon ?? perTon(r.change, r.batchSize)]),
-                )
-              }
-            >
-              Download the cost changes as CSV
-            </button>
-            </p>
+            <CsvButton
+              label="Download the cost changes as CSV"
+              file={`cost-changes-${since || "since-saved"}.csv`}
+              header={["id", "name", "species", "subcategory", "batch_size_kg", "cost_then_per_batch", "cost_now_per_batch", "change_per_batch", "change_percent", "change_per_ton"]}
+              rows={() => data.map((r) => [r.id, r.name, r.species, r.subcategory, r.batchSize, r.costThen, r.costNow, r.change, r.changePercent, r.changePerTon ?? perTon(r.change, r.batchSize)])}
+            />
             {data.length === 0 ? (
               <Empty>No formula's cost moved {since ? `since ${since}` : "since it was saved"}.</Empty>
             ) : (

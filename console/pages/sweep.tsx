@@ -3,12 +3,12 @@
  * the optimum and the cost per tonne at evenly spaced prices, and the exact prices where the percent
  * changes. Ingredient, range and points live in the URL.
  */
-import { useEffect, useState } from "preact/hooks";
 import { XYChart } from "../chart.tsx";
+import { BackToFormula, useFormula } from "../formula-tools.tsx";
 import { money, PER_T, share } from "../format.ts";
-import { heading, href, Link, navigate, place, withQuery } from "../router.tsx";
+import { place, useQueryDraft } from "../router.tsx";
 import { useResource } from "../resource.ts";
-import type { Envelope, FormulaDetail, Price } from "../types.ts";
+import type { Envelope, Price } from "../types.ts";
 import { Empty, Loaded, Num, Table } from "../ui.tsx";
 
 interface Sweep {
@@ -19,9 +19,8 @@ interface Sweep {
 }
 
 export function SweepPage(props: { id: string }) {
-  const formula = useResource<Envelope<FormulaDetail>>(`/v1/formulas/${encodeURIComponent(props.id)}`);
+  const { f } = useFormula(props.id, (name) => `Sweep · ${name}`);
   const prices = useResource<Envelope<Price[]>>("/v1/prices");
-  const f = formula.state === "ready" ? formula.data.data : null;
   const q = place.value.query;
   const ingredient = q.get("ingredient") ?? [...(f?.ingredients ?? [])].sort((a, b) => b.percent - a.percent)[1]?.name ?? f?.ingredients[0]?.name ?? "";
   const today = prices.state === "ready" ? prices.data.data.find((p) => p.name === ingredient)?.price : undefined;
@@ -31,23 +30,13 @@ export function SweepPage(props: { id: string }) {
     to: q.get("to") ?? (today !== undefined ? String(Math.round(today * 1.5)) : ""),
     points: q.get("points") ?? "51",
   };
-  const [draft, setDraft] = useState(values);
-  useEffect(() => setDraft(values), [f?.id, today, q.toString()]);
-  useEffect(() => {
-    if (f) heading.value = `Sweep · ${f.name}`;
-  }, [f?.name]);
+  const { draft, setDraft, submit } = useQueryDraft(values, [f?.id, today, q.toString()]);
   const ready = values.ingredient !== "" && values.from !== "" && values.to !== "";
   const sweep = useResource<Envelope<Sweep>>(ready ? `/v1/formulas/${encodeURIComponent(props.id)}/sweep?${new URLSearchParams(values).toString()}` : null);
 
   return (
     <>
-      <form
-        class="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          navigate(withQuery(draft), true);
-        }}
-      >
+      <form class="filters" onSubmit={submit}>
         <label>
           Ingredient
           <select value={draft.ingredient} onChange={(e) => setDraft({ ...draft, ingredient: e.currentTarget.value, from: "", to: "" })}>
@@ -129,9 +118,7 @@ export function SweepPage(props: { id: string }) {
           )
         }
       </Loaded>
-      <p>
-        <Link href={href(["formulas", props.id])}>Back to the formula</Link>
-      </p>
+      <BackToFormula id={props.id} />
     </>
   );
 }

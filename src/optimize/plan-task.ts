@@ -89,12 +89,13 @@ export function planTask(highs: Highs, input: PlanInput): PlanResult {
     };
   }
 
-  const supplied = new Set(input.supply.map((s) => s.name));
-  // A line whose mix in the plan is its mix alone shows the same rounded mix (the plan did not move it).
+  const supplied = new Map(input.supply.map((s, k) => [s.name, bindingSide(s, solution.supply[k]!.status)]));
+  // A line whose mix in the plan is its mix alone shows the same rounded mix (the plan did not move it),
+  // unless it uses an ingredient whose supply binds, or a cap holds: its rounding must then keep its share.
   const mixes = lines.map((line, f) => {
     const x = solution.x[f]!;
-    // Under a cap a line's rounding must keep its share of the footprint too: always the pinned rounding.
-    const same = maxCo2e === null && line.problem.candidates.every((_, j) => Math.abs(x[j]! - alone[f]!.x[j]!) <= SAME_PERCENT);
+    const shares = maxCo2e !== null || line.problem.candidates.some((c, j) => x[j]! > SAME_PERCENT && supplied.get(c.name) !== undefined && supplied.get(c.name) !== null);
+    const same = !shares && line.problem.candidates.every((_, j) => Math.abs(x[j]! - alone[f]!.x[j]!) <= SAME_PERCENT);
     return same ? aloneMix[f]! : roundedMix(highs, pinned(line.problem, x, supplied, maxCo2e !== null), x);
   });
   const costPerTon = mixes.map((units, f) => perTon(f, units));
@@ -138,18 +139,27 @@ export function planTask(highs: Highs, input: PlanInput): PlanResult {
 /** Half the window a supplied candidate's percent may move when its line's mix is rounded (percent). */
 const PIN = 0.0005;
 
+/** Which bound of a supply row binds at the plan's optimum (a fixed row, min = max, counts as neither: it moves both ways). */
+function bindingSide(row: SupplyRow, status: number): "min" | "max" | null {
+  if (row.minTons !== null && row.minTons === row.maxTons) return null;
+  return status === BASIS.upper ? "max" : status === BASIS.lower ? "min" : null;
+}
+
 /**
- * The line's problem with each supplied candidate held within ±0.0005 % of the plan's percent, and under
- * a cap its footprint at most the plan's for this line: the rounding re-solves the formula alone with its
- * bounds pulled in, which would otherwise forget the supply and the cap (so the shown mixes keep the cap).
+ * The line's problem with each supplied candidate held within ±0.0005 % of the plan's percent, and not
+ * past it toward a binding bound (so no line's rounding takes more of a binding max, or less of a binding
+ * min, than the plan: the supply holds on the mixes shown), and under a cap its footprint at most the
+ * plan's for this line: the rounding re-solves the formula alone with its bounds pulled in, which would
+ * otherwise forget the supply and the cap.
  */
-function pinned(problem: LeastCostProblem, x: Float64Array, supplied: ReadonlySet<string>, capped: boolean): LeastCostProblem {
+function pinned(problem: LeastCostProblem, x: Float64Array, supplied: ReadonlyMap<string, "min" | "max" | null>, capped: boolean): LeastCostProblem {
   const pins = problem.candidates.flatMap((c, j) => {
     if (!supplied.has(c.name)) return [];
+    const side = supplied.get(c.name);
     const coefficients = new Float64Array(problem.candidates.length);
     coefficients[j] = 1;
-    const lower = Math.max(0, x[j]! - PIN);
-    const upper = x[j]! + PIN;
+    const lower = side === "min" ? x[j]! : Math.max(0, x[j]! - PIN);
+    const upper = side === "max" ? x[j]! : x[j]! + PIN;
     return [{ limit: { kind: "ingredient" as const, name: c.name, min: lower, max: upper }, coefficients, lower, upper }];
   });
   if (!capped) return { ...problem, rows: [...problem.rows, ...pins] };
