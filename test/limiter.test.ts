@@ -27,6 +27,7 @@ class Reference {
       limit,
       remaining: Math.max(0, limit - inWindow.length),
       resetSeconds: oldest === undefined ? 0 : Math.ceil((oldest + this.windowMs - now) / 1000),
+      windowSeconds: this.windowMs / 1000,
     };
   }
 }
@@ -158,7 +159,7 @@ describe("SlidingWindowLimiter", () => {
     });
     expect(remaining).toEqual([4, 3, 2, 1, 0]);
     for (let i = 0; i < 3; i++) {
-      expect(limiter.check("a", 5)).toEqual({ allowed: false, limit: 5, remaining: 0, resetSeconds: 3600 });
+      expect(limiter.check("a", 5)).toEqual({ allowed: false, limit: 5, remaining: 0, resetSeconds: 3600, windowSeconds: 3600 });
     }
     // Another key is independent.
     expect(limiter.check("b", 5).remaining).toBe(4);
@@ -171,15 +172,15 @@ describe("SlidingWindowLimiter", () => {
     now = 4_000;
     limiter.check("a", 2); // t = 4 s
     now = 9_999;
-    expect(limiter.check("a", 2)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 1 });
+    expect(limiter.check("a", 2)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 1, windowSeconds: 10 });
     now = 10_000; // the t = 0 request leaves: (t − W, t] excludes t − W
-    expect(limiter.check("a", 2)).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 4 });
+    expect(limiter.check("a", 2)).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 4, windowSeconds: 10 });
     now = 13_999;
     expect(limiter.check("a", 2).allowed).toBe(false);
     now = 14_000;
-    expect(limiter.check("a", 2)).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 6 });
+    expect(limiter.check("a", 2)).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 6, windowSeconds: 10 });
     now = 30_000;
-    expect(limiter.check("a", 2)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 10 });
+    expect(limiter.check("a", 2)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 10, windowSeconds: 10 });
   });
 
   test("refused requests do not count", () => {
@@ -208,7 +209,7 @@ describe("SlidingWindowLimiter", () => {
     later.check("c", 1);
     now = 8_999; // 1.001 s left
     expect(later.check("c", 1).resetSeconds).toBe(2);
-    expect(later.check("zero", 0)).toEqual({ allowed: false, limit: 0, remaining: 0, resetSeconds: 0 });
+    expect(later.check("zero", 0)).toEqual({ allowed: false, limit: 0, remaining: 0, resetSeconds: 0, windowSeconds: 10 });
     expect(later.size).toBe(1); // a limit-0 refusal leaves no state
   });
 
@@ -220,14 +221,14 @@ describe("SlidingWindowLimiter", () => {
       expect(limiter.check("a", 10).allowed).toBe(true);
     }
     now = 2_000;
-    expect(limiter.check("a", 3)).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 8 });
+    expect(limiter.check("a", 3)).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 8, windowSeconds: 10 });
     // Raising back above the lowered value: all 10 accepted requests are still in the window.
     expect(limiter.check("a", 10).allowed).toBe(false);
-    expect(limiter.check("a", 12)).toEqual({ allowed: true, limit: 12, remaining: 1, resetSeconds: 8 });
+    expect(limiter.check("a", 12)).toEqual({ allowed: true, limit: 12, remaining: 1, resetSeconds: 8, windowSeconds: 10 });
     now = 10_700; // requests at 0..700 have left; 800, 900 and 2000 remain
-    expect(limiter.check("a", 3)).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 1 });
+    expect(limiter.check("a", 3)).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 1, windowSeconds: 10 });
     now = 10_800; // 900 and 2000 remain
-    expect(limiter.check("a", 3)).toEqual({ allowed: true, limit: 3, remaining: 0, resetSeconds: 1 });
+    expect(limiter.check("a", 3)).toEqual({ allowed: true, limit: 3, remaining: 0, resetSeconds: 1, windowSeconds: 10 });
   });
 
   test("a clock stepping backwards never admits more than the limit", () => {
@@ -256,7 +257,7 @@ describe("SlidingWindowLimiter", () => {
     now = 12_500; // a quarter window after the last sweep, all k* idle for over a window
     limiter.check("other", 2);
     expect(limiter.size).toBe(1);
-    expect(limiter.check("k7", 2)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 10 });
+    expect(limiter.check("k7", 2)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 10, windowSeconds: 10 });
     expect(limiter.size).toBe(2);
   });
 
@@ -285,6 +286,6 @@ describe("SlidingWindowLimiter", () => {
   test("uses Date.now by default", () => {
     const limiter = new SlidingWindowLimiter();
     const d = limiter.check("a", 100);
-    expect(d).toEqual({ allowed: true, limit: 100, remaining: 99, resetSeconds: 3600 });
+    expect(d).toEqual({ allowed: true, limit: 100, remaining: 99, resetSeconds: 3600, windowSeconds: 3600 });
   });
 });

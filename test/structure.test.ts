@@ -43,6 +43,24 @@ describe("structure", () => {
     expect(cycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]))).toEqual([["a", "b", "c"].map((f) => relative(ROOT, f))]);
   });
 
+  test("layers: nothing in src/store/ imports src/admin/ or src/demo/, and src/domain/ imports nothing of src/store/", () => {
+    // Storage is below the admin commands and the demo (they use it, never the other way), and the
+    // domain's pure rules know no storage at all, type-only imports included.
+    const RULES: [from: string, to: readonly string[]][] = [
+      ["src/store/", ["src/admin/", "src/demo/"]],
+      ["src/domain/", ["src/store/"]],
+    ];
+    const upward: string[] = [];
+    for (const file of files) {
+      const from = relative(ROOT, file);
+      for (const [layer, above] of RULES) {
+        if (!from.startsWith(layer)) continue;
+        for (const target of importsOf(file).map((t) => relative(ROOT, t))) if (above.some((a) => target.startsWith(a))) upward.push(`${from} -> ${target}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
   test("no file in src/ is over 300 lines", () => {
     const long = files
       .filter((f) => relative(ROOT, f).startsWith("src/"))

@@ -9,6 +9,6 @@ import { sqliteAdmin, type AdminStore } from "./ops.ts";
  */
 export async function openAdminStore(location: DataLocation, options: { create: boolean }): Promise<AdminStore> {
   if (location.kind === "sqlite") return sqliteAdmin(openDatabase(location.path, { create: options.create }));
-  const { openPgAdmin } = await import("../store/pg/admin.ts");
+  const { openPgAdmin } = await import("./pg.ts");
   return openPgAdmin(location.url);
 }

@@ -8,6 +8,7 @@ import type { Database } from "bun:sqlite";
 import { operations } from "../store/bind.ts";
 import type { SQL } from "bun";
 import type { seedDemo } from "../demo/seed.ts";
+import { deleteAnalysis, listAnalyses } from "../store/analyses.ts";
 import { listAttempts } from "../store/attempts.ts";
 import { costChanges, formulaCost } from "../store/costs.ts";
 import { closeDatabase } from "../store/db.ts";
@@ -45,6 +46,7 @@ const READS = {
   listNutrients,
   listPlans,
   requirePlan,
+  listAnalyses,
 };
 
 /** Writes: each runs in one transaction of its own. */
@@ -66,6 +68,7 @@ const WRITES = {
   putNutrient,
   importPlans,
   deletePlan,
+  deleteAnalysis,
 };
 
 /**

@@ -5,7 +5,7 @@
  */
 import { formulaImport, type FormulaDetail, type FormulaImport } from "../schemas/formulas.ts";
 import { locatedProblem } from "../schemas/problem.ts";
-import type { IngredientDetail } from "../store/ingredients.ts";
+import type { IngredientDetail } from "../schemas/responses.ts";
 import { csvLine } from "./csv.ts";
 import { ValidationError } from "./errors.ts";
 import { computeFormula } from "./formula-math.ts";

@@ -29,6 +29,8 @@ export const newWebhookId = (): string => "wh_" + randomBase62(12);
 export const newDeliveryId = (): string => "dlv_" + randomBase62(16);
 /** @example newFormulaId() // "frm_8sK2mQ0aZx7TLc1P" */
 export const newFormulaId = (): string => "frm_" + randomBase62(16);
+/** @example newAnalysisId() // "ana_4Kp0cX9qLm2ZsT7e" */
+export const newAnalysisId = (): string => "ana_" + randomBase62(16);
 
 /**
  * Hex SHA-256 of an API key: the only form in which a key is stored.

@@ -11,7 +11,7 @@ import { firstProblem, locatedProblem } from "../schemas/problem.ts";
 import { csvLine, parseCsv } from "./csv.ts";
 import { ValidationError } from "./errors.ts";
 import { readableJson } from "./json-text.ts";
-import type { IngredientDetail } from "../store/ingredients.ts";
+import type { IngredientDetail } from "../schemas/responses.ts";
 
 export type FileFormat = "csv" | "json";
 

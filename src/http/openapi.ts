@@ -1,23 +1,12 @@
 import { z } from "zod";
+import { STATUS_TEXT } from "../failures.ts";
 import { VERSION } from "../version.ts";
 import * as H from "../schemas/history.ts";
 import * as R from "../schemas/responses.ts";
 import { formulaUpdatedPayload } from "../schemas/formula-put.ts";
 import { planUpdatedPayload } from "../schemas/plans.ts";
+import { RATE_LIMIT_FIELDS } from "./rate-limit.ts";
 import { accessOf, type Route } from "./route.ts";
-
-const ERROR_TEXT: Record<number, string> = {
-  400: "Bad request: invalid JSON, a body that is not an object, a field or parameter that breaks a rule (the message names it), or a malformed escape in the path.",
-  401: "Missing API key, invalid or inactive API key, or rate limit exceeded (with Retry-After); on /metrics, a missing or wrong bearer token.",
-  403: "Write permission required.",
-  404: "Not found (unknown path, ingredient name or formula id; another workspace's data is not found).",
-  405: "Method not allowed (see the Allow header).",
-  409: "An ingredient with that name already exists.",
-  422: "The solver could not solve the problem the input makes (the message says what HiGHS reported); sending the same input again gets the same answer.",
-  413: "Request body over 1 MiB.",
-  500: "Internal server error (details are only in the server log, under the request id).",
-  503: "A write while the data file's disk is full (`Storage full`, nothing was written, with Retry-After); any request behind a key while the database is down, stalled or locked (`Database unavailable`, with Retry-After; a write refused after waiting may have been stored); a solve past its time limit (`Solver time limit exceeded`) or refused because too many wait (`Solver busy: too many solves waiting`), with Retry-After; on /readyz, not ready (`failed` lists the failed checks).",
-};
 
 /** Every route's possible answers beside its own `errors`: it has an `Allow` list and can fail; one behind a key can be refused. */
 const EVERY_ROUTE = [405, 500] as const;
@@ -40,11 +29,7 @@ export function documentedErrors(route: Route): number[] {
 const RETRY_AFTER: Record<number, string> = { 401: "On a rate-limit refusal: seconds to wait.", 503: "On Storage full or Database unavailable: seconds to wait before sending the request again; on a solver refusal, before asking again." };
 
 const RATE_LIMIT_HEADERS = {
-  "RateLimit-Policy": { description: 'The key\'s policy: `"default";q=<requests>;w=3600`.', schema: { type: "string" } },
-  RateLimit: { description: 'Remaining requests and seconds until the oldest counted request leaves the window: `"default";r=<n>;t=<s>`.', schema: { type: "string" } },
-  "X-RateLimit-Limit": { description: "Requests allowed per hour.", schema: { type: "integer" } },
-  "X-RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
-  "X-RateLimit-Reset": { description: "Unix seconds when the window has room again.", schema: { type: "integer" } },
+  ...Object.fromEntries(Object.entries(RATE_LIMIT_FIELDS).map(([name, { description, type }]) => [name, { description, schema: { type } }])),
   "X-Request-Id": { description: "The caller's X-Request-Id (up to 64 printable characters) or a generated one.", schema: { type: "string" } },
 };
 const ETAG_HEADER = {
@@ -110,7 +95,7 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
     };
     for (const status of documentedErrors(route)) {
       responses[status] = {
-        description: ERROR_TEXT[status],
+        description: STATUS_TEXT[status],
         headers: RETRY_AFTER[status] ? { "Retry-After": { description: RETRY_AFTER[status], schema: { type: "integer" } } } : status === 405 ? { Allow: { description: "The methods this path serves.", schema: { type: "string" } } } : {},
         content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
       };

@@ -1,5 +1,5 @@
 import type { Clock } from "../domain/time.ts";
-import type { SharedWindow } from "./sliding-window.ts";
+import { DEFAULT_WINDOW_MS, type SharedWindow } from "./sliding-window.ts";
 
 /** A key's accepted requests in one second. */
 export interface CountRow {
@@ -64,7 +64,7 @@ export class SharedCounts implements SharedWindow {
     private readonly store: SharedCountStore,
     private readonly options: SharedCountsOptions,
   ) {
-    this.windowMs = options.windowMs ?? 3_600_000;
+    this.windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
     this.clock = options.clock ?? Date.now;
   }
 

@@ -16,6 +16,8 @@ export interface LimitDecision {
   remaining: number;
   /** Seconds, rounded up, until the oldest counted request leaves the window; 0 when none is counted. */
   resetSeconds: number;
+  /** The window's length in seconds, echoed for `RateLimit-Policy: w=`. */
+  windowSeconds: number;
 }
 
 /**
@@ -43,8 +45,8 @@ export interface SharedWindow {
   accepted(keyId: string, ms: number): void;
 }
 
-/** docs/decisions.md#rate-limiting: at most L accepted requests in any 3,600 s window. */
-const DEFAULT_WINDOW_MS = 3_600_000;
+/** docs/decisions.md#rate-limiting: at most L accepted requests in any 3,600 s window. The one place the default window is written. */
+export const DEFAULT_WINDOW_MS = 3_600_000;
 
 /**
  * Small enough that 100,000 keys making a handful of requests each stay cheap, large enough
@@ -82,6 +84,7 @@ const RING = 2;
  */
 export class SlidingWindowLimiter {
   private readonly windowMs: number;
+  private readonly windowSeconds: number;
   private readonly clock: Clock;
   private readonly shared: SharedWindow | undefined;
   private readonly keys = new Map<string, KeyState>();
@@ -106,6 +109,7 @@ export class SlidingWindowLimiter {
       throw new RangeError(`windowMs must be a positive finite number, got ${windowMs}`);
     }
     this.windowMs = windowMs;
+    this.windowSeconds = windowMs / 1000;
     this.clock = opts.clock ?? Date.now;
     this.shared = opts.shared;
   }
@@ -119,7 +123,7 @@ export class SlidingWindowLimiter {
    * @throws RangeError if limit is not a non-negative integer (a caller bug, not a client error).
    * @example
    * const d = limiter.check("key_abc", 100);
-   * // d = { allowed: true, limit: 100, remaining: 99, resetSeconds: 3600 } on a fresh key
+   * // d = { allowed: true, limit: 100, remaining: 99, resetSeconds: 3600, windowSeconds: 3600 } on a fresh key
    */
   check(keyId: string, limit: number, record = true): LimitDecision {
     if (!(limit >= 0) || !Number.isInteger(limit)) {
@@ -133,7 +137,7 @@ export class SlidingWindowLimiter {
     const cutoff = now - this.windowMs;
     let state = this.keys.get(keyId);
     if (state === undefined) {
-      if (limit === 0) return { allowed: false, limit, remaining: 0, resetSeconds: 0 };
+      if (limit === 0) return { allowed: false, limit, remaining: 0, resetSeconds: 0, windowSeconds: this.windowSeconds };
       state = new Float64Array(RING + (limit < INITIAL_CAPACITY ? limit : INITIAL_CAPACITY));
       this.keys.set(keyId, state);
     }
@@ -169,7 +173,7 @@ export class SlidingWindowLimiter {
 
     const resetSeconds = count === 0 ? 0 : Math.ceil((state[head]! + this.windowMs - now) / 1000);
     const used = count + others;
-    return { allowed, limit, remaining: limit > used ? limit - used : 0, resetSeconds };
+    return { allowed, limit, remaining: limit > used ? limit - used : 0, resetSeconds, windowSeconds: this.windowSeconds };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { ValidationError } from "../domain/errors.ts";
 
 /**
- * How a solve can fail without a bug of feedbase (docs/decisions.md#solver-pool); src/http/errors.ts
+ * How a solve can fail without a bug of feedbase (docs/decisions.md#solver-pool); src/failures.ts
  * gives each its status, and the CLI prints the message.
  */
 

@@ -46,6 +46,8 @@ export const ingredientDetail = z.lazy(() =>
     .meta({ id: "Ingredient" }),
 );
 
+/** An ingredient as the API answers it; domain and store modules share this one type. */
+export type IngredientDetail = z.output<typeof ingredientDetail>;
 export const priceEntry = z.lazy(() =>
   z
     .object({ name: z.string(), price: z.number(), inStock: z.boolean(), category: z.string() })

@@ -18,6 +18,7 @@ import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
 import { putFormula } from "./formula-put.ts";
 import { listPlans, putPlan, requirePlan } from "./plans.ts";
 import { listKeys } from "./keys.ts";
+import { addAnalysis, listAnalyses, variability } from "./analyses.ts";
 import type { WriteQueue } from "./write-queue.ts";
 import { operations } from "./bind.ts";
 
@@ -44,9 +45,11 @@ const READS = {
   listPlans,
   requirePlan,
   listKeys,
+  listAnalyses,
+  variability,
 };
 /** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
-const WRITES = { createIngredient, updatePrice, putPlan, putNutrient, putFormula };
+const WRITES = { createIngredient, updatePrice, putPlan, putNutrient, putFormula, addAnalysis };
 
 type Awaitable<T> = T | Promise<T>;
 type Rest<F> = F extends (db: Database, ...args: infer A) => unknown ? A : never;

@@ -6,11 +6,12 @@ import type { z } from "zod";
 import { NotFoundError } from "../domain/errors.ts";
 import type { ingredientQuery } from "../schemas/ingredients.ts";
 import type * as R from "../schemas/responses.ts";
+import type { IngredientDetail } from "../schemas/responses.ts";
 
 /** The list view: nutrients is the number of nutrients (the spec's list item). */
 export type IngredientListItem = z.output<typeof R.ingredientListItem>;
 export type PriceEntry = z.output<typeof R.priceEntry>;
-export type IngredientDetail = z.output<typeof R.ingredientDetail>;
+export type { IngredientDetail };
 
 /** Optional, additive list filters (exact, case-sensitive matches): the list's query, as validated. */
 export type IngredientFilters = Partial<z.output<typeof ingredientQuery>>;

@@ -18,6 +18,7 @@ import s9 from "./migrations/sqlite/009-rate-counts.sql" with { type: "text" };
 import s10 from "./migrations/sqlite/010-ingredient-co2e.sql" with { type: "text" };
 import s11 from "./migrations/sqlite/011-plans.sql" with { type: "text" };
 import s12 from "./migrations/sqlite/012-nutrients.sql" with { type: "text" };
+import s13 from "./migrations/sqlite/013-analyses.sql" with { type: "text" };
 import p1 from "./migrations/pg/001-workspaces-keys-ingredients.sql" with { type: "text" };
 import p2 from "./migrations/pg/002-formulas.sql" with { type: "text" };
 import p3 from "./migrations/pg/003-webhooks-deliveries.sql" with { type: "text" };
@@ -30,6 +31,7 @@ import p9 from "./migrations/pg/009-rate-counts.sql" with { type: "text" };
 import p10 from "./migrations/pg/010-ingredient-co2e.sql" with { type: "text" };
 import p11 from "./migrations/pg/011-plans.sql" with { type: "text" };
 import p12 from "./migrations/pg/012-nutrients.sql" with { type: "text" };
+import p13 from "./migrations/pg/013-analyses.sql" with { type: "text" };
 
 /** One step: its file name (the same in both folders) and its SQL in each dialect. */
 export interface MigrationStep {
@@ -51,6 +53,7 @@ export const MIGRATION_STEPS: readonly MigrationStep[] = [
   { name: "010-ingredient-co2e", sqlite: s10, pg: p10 },
   { name: "011-plans", sqlite: s11, pg: p11 },
   { name: "012-nutrients", sqlite: s12, pg: p12 },
+  { name: "013-analyses", sqlite: s13, pg: p13 },
 ];
 
 /** The schema version this build brings a database to, on either backend. */

@@ -64,6 +64,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/formulas-put.test.ts",
   "test/plan-events.test.ts",
   "test/plan-carbon.test.ts",
+  "test/analyses-store.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
@@ -107,6 +108,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
 export const NO_DATA: Readonly<Record<string, string>> = {
   "test/demo-data.test.ts": "the demo's CSV files",
   "test/formula-math.test.ts": "rounding and formula arithmetic",
+  "test/failures.test.ts": "the failure table: statuses, command lines and exit codes, the OpenAPI texts, the rate-limit fields",
   "test/co2e-cap-proofs.test.ts": "optimize under a CO2e cap, proven against GLPK on seeded problems",
   "test/docs-links.test.ts": "the links of README.md, ARCHITECTURE.md and docs/*.md",
   "test/migrations.test.ts": "the migration files' names and placeholders (the schemas are compared by test/postgres/schema-in-step.pg.ts)",

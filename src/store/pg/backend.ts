@@ -18,6 +18,7 @@ import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
 import { putFormula } from "./formula-put.ts";
 import { listPlans, putPlan, requirePlan } from "./plans.ts";
 import { listKeys } from "./keys.ts";
+import { addAnalysis, listAnalyses, variability } from "./analyses.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
 
@@ -46,8 +47,10 @@ const READS = {
   listPlans,
   requirePlan,
   listKeys,
+  listAnalyses,
+  variability,
 } satisfies Twins<Reads>;
-const WRITES = { createIngredient, updatePrice, putPlan, putNutrient, putFormula } satisfies Twins<Writes>;
+const WRITES = { createIngredient, updatePrice, putPlan, putNutrient, putFormula, addAnalysis } satisfies Twins<Writes>;
 
 /**
  * Reads on the pool; writes through the group commit, which runs its effects (the data generation

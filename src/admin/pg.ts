@@ -1,27 +1,28 @@
 /**
- * The admin store on PostgreSQL: every operation of src/admin/ops.ts, typed against the same names
+ * The admin store on PostgreSQL: every operation of ./ops.ts, typed against the same names
  * (`PgAdminOps`). Reads run on the pool; each write is one transaction ending with the notification
  * running servers listen for (`writeTransaction`); whole operations (imports, the demo) open their own.
  */
 import type { SQL } from "bun";
-import { operations } from "../bind.ts";
-import { ADMIN_WRITES, type AdminStore, type PgAdminOps } from "../../admin/ops.ts";
-import { seedDemo } from "../../demo/pg-seed.ts";
-import * as changes from "./admin-changes.ts";
-import { openPostgres } from "./connect.ts";
-import * as costs from "./costs.ts";
-import * as deliveryAdmin from "./delivery-admin.ts";
-import * as formulas from "./formulas.ts";
-import * as imports from "./imports.ts";
-import * as ingredients from "./ingredients.ts";
-import * as keys from "./keys.ts";
-import { importPrices } from "./price-import.ts";
-import * as nutrients from "./nutrients.ts";
-import * as plans from "./plans.ts";
-import * as priceHistory from "./price-history.ts";
-import { writeTransaction } from "./transaction.ts";
-import * as webhooks from "./webhooks.ts";
-import * as workspaces from "./workspaces.ts";
+import { seedDemo } from "../demo/pg-seed.ts";
+import { operations } from "../store/bind.ts";
+import * as changes from "../store/pg/admin-changes.ts";
+import * as analyses from "../store/pg/analyses.ts";
+import { openPostgres } from "../store/pg/connect.ts";
+import * as costs from "../store/pg/costs.ts";
+import * as deliveryAdmin from "../store/pg/delivery-admin.ts";
+import * as formulas from "../store/pg/formulas.ts";
+import * as imports from "../store/pg/imports.ts";
+import * as ingredients from "../store/pg/ingredients.ts";
+import * as keys from "../store/pg/keys.ts";
+import * as nutrients from "../store/pg/nutrients.ts";
+import * as plans from "../store/pg/plans.ts";
+import * as priceHistory from "../store/pg/price-history.ts";
+import { importPrices } from "../store/pg/price-import.ts";
+import { writeTransaction } from "../store/pg/transaction.ts";
+import * as webhooks from "../store/pg/webhooks.ts";
+import * as workspaces from "../store/pg/workspaces.ts";
+import { ADMIN_WRITES, type AdminStore, type PgAdminOps } from "./ops.ts";
 
 const OPS: PgAdminOps = {
   listWorkspaces: workspaces.listWorkspaces,
@@ -64,6 +65,8 @@ const OPS: PgAdminOps = {
   requirePlan: plans.requirePlan,
   importPlans: plans.importPlans,
   deletePlan: plans.deletePlan,
+  listAnalyses: analyses.listAnalyses,
+  deleteAnalysis: analyses.deleteAnalysis,
   seedDemo,
 };
 
