@@ -8,7 +8,7 @@ import type { Database } from "bun:sqlite";
 import { operations } from "../store/bind.ts";
 import type { SQL } from "bun";
 import type { seedDemo } from "../demo/seed.ts";
-import { deleteAnalysis, listAnalyses } from "../store/analyses.ts";
+import { deleteAnalysis, listAnalyses, variability } from "../store/analyses.ts";
 import { listAttempts } from "../store/attempts.ts";
 import { costChanges, formulaCost } from "../store/costs.ts";
 import { closeDatabase } from "../store/db.ts";
@@ -47,6 +47,7 @@ const READS = {
   listPlans,
   requirePlan,
   listAnalyses,
+  variability,
 };
 
 /** Writes: each runs in one transaction of its own. */

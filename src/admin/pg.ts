@@ -66,6 +66,7 @@ const OPS: PgAdminOps = {
   importPlans: plans.importPlans,
   deletePlan: plans.deletePlan,
   listAnalyses: analyses.listAnalyses,
+  variability: analyses.variability,
   deleteAnalysis: analyses.deleteAnalysis,
   seedDemo,
 };
