@@ -2,7 +2,7 @@
  * Proofs that production plans are optimized right (docs/decisions.md#production-plans), on 120 seeded
  * plans of random formulas sharing ingredient names: the plan optimum equals GLPK's on the same program
  * (feasible and infeasible alike); with no supply rows it is the sum of each formula's own optimum;
- * binding min and max supplies occur; and each binding supply's shadow price lies between the plan
+ * binding min and max supplies occur; started from each line's basis alone the same optimum; and each binding supply's shadow price lies between the plan
  * cost's slopes just below and just above its bound (re-solves with the bound moved; equal to both
  * where the optimum is not degenerate).
  */
@@ -52,6 +52,12 @@ describe("production plans", () => {
       }
       seen.optimal++;
       expect({ label: p.label, same: Math.abs(ours.objective - theirs!.z) <= tolerance(ours.objective) }).toEqual({ label: p.label, same: true });
+      // Started from each line's basis alone (as the plan's answer starts it), the same optimum.
+      const start = p.lines.map((l) => solveLp(highs, lpOf(l.problem), { ranging: false }));
+      if (start.every((s) => s.status === "optimal")) {
+        const warm = solvePlan(highs, p.lines, p.supply, null, start);
+        expect({ label: p.label, warm: warm.status === "optimal" && Math.abs(warm.objective - theirs!.z) <= tolerance(warm.objective) }).toEqual({ label: p.label, warm: true });
+      }
       if (p.supply.length === 0) {
         seen.noSupply++;
         const alone = p.lines.reduce((sum, l) => sum + l.tons * solveLp(highs, lpOf(l.problem), { ranging: false }).objective, 0);

@@ -9,7 +9,7 @@
  * dual is the plan cost's change per kg CO2e per tonne more allowed, and its coefficients stay small.
  */
 import type { Highs, Model } from "highs";
-import { SOLVER_OPTIONS } from "./lp.ts";
+import { BASIS, SOLVER_OPTIONS } from "./lp.ts";
 import { co2eCoefficients } from "./co2e.ts";
 import type { LeastCostProblem } from "./model.ts";
 
@@ -128,14 +128,31 @@ export function planModel(highs: Highs, lines: readonly PlanLine[], supply: read
   return model;
 }
 
+/** A line's optimal basis alone (its columns' and rows' statuses, as solveLp gives them). */
+export interface LineBasis {
+  colStatus: Int32Array;
+  rowStatus: Int32Array;
+}
+
 /**
- * Solve the plan (simplex, no presolve, so supply rows have duals as given).
+ * Solve the plan (simplex, no presolve, so supply rows have duals as given). `start`: each line's optimal
+ * basis alone. Together, with the supply and cap rows basic, they are a basis of the plan that is dual
+ * feasible (each block's reduced costs are its own, scaled by its tons, and the coupling rows' duals 0),
+ * so the dual simplex only has to repair the supply rows the lines alone break (bench/plans.ts's
+ * 50 × 60 × 30 plan with 10 binding supply rows: 1,478 simplex iterations instead of 3,183).
  * @example solvePlan(highs, lines, supply).supply[0].dual // −12.5: one more ton of that contract saves 12.50
  */
-export function solvePlan(highs: Highs, lines: readonly PlanLine[], supply: readonly SupplyRow[], maxCo2e: number | null = null): PlanSolution {
+export function solvePlan(highs: Highs, lines: readonly PlanLine[], supply: readonly SupplyRow[], maxCo2e: number | null = null, start: readonly LineBasis[] | null = null): PlanSolution {
   const layout = planLayout(lines, supply, maxCo2e);
   const model = planModel(highs, lines, supply, layout);
   try {
+    if (start !== null) {
+      const coupling = supply.length + (layout.co2e ? 1 : 0);
+      model.setBasis({
+        colStatus: Int32Array.from(start.flatMap((b) => [...b.colStatus])),
+        rowStatus: Int32Array.from([...start.flatMap((b) => [...b.rowStatus]), ...new Array<number>(coupling).fill(BASIS.basic)]),
+      });
+    }
     model.run();
     let status = model.getModelStatus();
     if (status !== highs.constants.modelStatus.optimal && status !== highs.constants.modelStatus.infeasible) {

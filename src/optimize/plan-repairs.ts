@@ -3,11 +3,12 @@
  * supply bound, and every nutrient or inclusion bound of a formula, that moved alone (everything else
  * kept) makes the plan feasible, with the value it must be moved to: the best its row reaches with that
  * bound dropped (one LP each, as for one formula); with a footprint cap, the cap too (the least average
- * footprint the plan reaches). Ordered by the relative move.
+ * footprint the plan reaches); a ratio bound, the best ratio its line reaches (plan-ratio.ts). Ordered by the relative move.
  */
 import type { Highs } from "highs";
 import { roundInward } from "./inward.ts";
 import { planLayout, planModel, type PlanLine, type SupplyRow } from "./plan-lp.ts";
+import { bestPlanRatio } from "./plan-ratio.ts";
 import type { Limit } from "./model.ts";
 
 export type PlanRepair =
@@ -44,10 +45,16 @@ export function planRepairs(highs: Highs, lines: readonly PlanLine[], supply: re
     at += line.problem.rows.length;
     line.problem.rows.forEach((row, r) => {
       if (certified && !certified.has(first + r)) return;
-      if (row.limit === null || row.limit.kind === "ratio" || row.limit.kind === "co2e") return;
+      if (row.limit === null || row.limit.kind === "co2e") return;
       for (const bound of ["min", "max"] as const) {
         const value = bound === "min" ? row.lower : row.upper;
         if (!Number.isFinite(value)) continue;
+        if (row.limit.kind === "ratio") {
+          // A ratio's row is linear only at its limit: the best ratio reachable is its own program.
+          const best = bestPlanRatio(highs, lines, supply, layout, f, r, bound);
+          if (best !== null) repairs.push({ kind: "limit", line: f, limit: row.limit, bound, value: row.limit.limit, bestAchievable: roundInward(best, 4, bound === "min" ? "down" : "up"), move: relativeMove(best, row.limit.limit) });
+          continue;
+        }
         const rows = line.problem.rows.map((old, i) => (i === r ? { ...old, [bound === "min" ? "lower" : "upper"]: bound === "min" ? -Infinity : Infinity } : old));
         const changed = lines.map((l, i) => (i === f ? { ...l, problem: { ...l.problem, rows } } : l));
         const entries = [...row.coefficients].flatMap((a, j) => (a === 0 ? [] : [[layout.offsets[f]! + j, a] as [number, number]]));

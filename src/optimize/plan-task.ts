@@ -69,7 +69,9 @@ export function planTask(highs: Highs, input: PlanInput): PlanResult {
   const independentPerTon = aloneMix.map((units, f) => (units === null ? null : perTon(f, units)));
   const independentCost = blocked === -1 ? round(input.lines.reduce((s, l, f) => s + l.tons * independentPerTon[f]!, 0), 2) : null;
 
-  const solution = blocked === -1 ? solvePlan(highs, lines, input.supply, maxCo2e) : null;
+  // Each line's basis alone starts the plan's simplex; under a cap the lines hold what alone they may use, so from scratch.
+  const start = maxCo2e === null ? alone.map((s) => ({ colStatus: s.colStatus, rowStatus: s.rowStatus })) : null;
+  const solution = blocked === -1 ? solvePlan(highs, lines, input.supply, maxCo2e, start) : null;
   if (solution === null || solution.status === "infeasible") {
     const conflicts = blocked !== -1
       ? repairsOf(highs, own[blocked]!).map((r) => ({ formula: input.lines[blocked]!.formula.id, ...shapeConflict(r) }))

@@ -64,6 +64,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/formulas-put.test.ts",
   "test/plan-events.test.ts",
   "test/plan-carbon.test.ts",
+  "test/plan-ratio-repairs.test.ts",
   "test/analyses-store.test.ts",
 ];
 
