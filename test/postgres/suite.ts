@@ -114,6 +114,7 @@ export const NO_DATA: Readonly<Record<string, string>> = {
   "test/docs-links.test.ts": "the links of README.md, ARCHITECTURE.md and docs/*.md",
   "test/migrations.test.ts": "the migration files' names and placeholders (the schemas are compared by test/postgres/schema-in-step.pg.ts)",
   "test/frontier-proofs.test.ts": "the cost–CO2e frontier's points, proven against GLPK on seeded problems",
+  "test/confidence-proofs.test.ts": "optimizing to a confidence level, proven against a barrier solver (itself against GLPK), the definition and drawn lots on seeded problems",
   "test/limiter.test.ts": "the in-memory rate limiter",
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
   "test/batch-sheet-proofs.test.ts": "batch sheets against an exhaustive search and GLPK, from the demo data",
