@@ -1,14 +1,13 @@
 /**
  * The rounded optimum of a confidence solve (docs/decisions.md#optimizing-to-a-confidence-level): the
  * 0.0001 % grid mix of rounding.ts, which keeps every linear limit exactly, that also keeps every chance
- * limit. When plain rounding misses one, the final linear approximation is solved again with the cuts
- * of the missed limits pulled inward by what rounding missed them by (as rounding.ts pulls in linear
- * limits), growing while missed; should that not do, the whole confidence problem is solved again with
- * the chance limits moved inward.
+ * limit. When plain rounding misses one, the final linear approximation is solved again with its cuts
+ * pulled inward by twice the largest miss (as rounding.ts pulls in linear limits), doubling while one is
+ * missed; should that not do, the whole confidence problem is solved again with the chance limits moved inward.
  */
 import type { Highs } from "highs";
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
-import type { LeastCostProblem, Row } from "./model.ts";
+import type { LeastCostProblem } from "./model.ts";
 import { solveLp } from "./lp.ts";
 import { roundedMix } from "./rounding.ts";
 import { lpOf } from "./solve.ts";
@@ -17,8 +16,8 @@ import { solveChance, type ChanceOutcome } from "./chance-solve.ts";
 
 /** Re-solves with a margin: the first is an eighth of the most rounding can move a limit, each further one doubles it. */
 const MARGIN_TRIES = 6;
-/** Re-solves of the final approximation with the missed limits' cuts pulled in. */
-const PULLS = 8;
+/** Re-solves of the final approximation with its cuts pulled in. */
+const PULLS = 6;
 
 /** A grid mix keeps a chance limit when it misses it by no more than this, relative to the limit (float noise, far inside the solve's 1e-6). */
 const KEPT = 1e-9;
@@ -40,32 +39,23 @@ export function chanceRounded(highs: Highs, problem: LeastCostProblem, limits: r
 type Solved = ChanceOutcome & { status: "optimal" };
 
 /**
- * The final approximation solved again with the cuts of each missed chance limit (the rows after the
- * first `fixed`) pulled inward by twice what the rounded mix misses it by, growing while it is still
- * missed: near the optimum the cuts are tangents, so a cut moved in by m moves the limit's level in by
- * about m, and only the limits rounding broke pay for it. One LP per try.
+ * The final approximation solved again with every cut (the rows after the first `fixed`) pulled inward
+ * by twice the most the rounded mix misses a chance limit by, doubling while one is still missed: near
+ * the optimum the cuts are tangents, so a cut moved in by m moves its limit's level in by about m.
+ * Every cut moves, not only the missed limits' (the optimum would move to a vertex where others are
+ * missed instead). One LP per try.
  */
 function pulledCuts(highs: Highs, fixed: number, limits: readonly ChanceLimit[], z: number, solved: Solved, first: Int32Array): { units: Int32Array; solved: Solved } | null {
   const { rows } = solved.problem;
-  const sideOf = (row: Row) => (row.limit?.kind === "nutrient" ? `${row.limit.min === null ? "max" : "min"} ${row.limit.key}` : "");
-  const margins = new Map(limits.map((c) => [`${c.side} ${c.key}`, 0]));
-  let units = first;
-  for (let attempt = 0; attempt < PULLS; attempt++) {
-    for (const c of limits) {
-      const missed = shortfall(c, z, percentsOf(units));
-      const id = `${c.side} ${c.key}`;
-      if (missed > -KEPT * Math.max(1, Math.abs(c.limit))) margins.set(id, 2 * margins.get(id)! + 2 * Math.max(missed, 0) + KEPT * Math.max(1, Math.abs(c.limit)));
-    }
+  let margin = 2 * Math.max(...limits.map((c) => shortfall(c, z, percentsOf(first))));
+  for (let attempt = 0; attempt < PULLS; attempt++, margin *= 2) {
     const pulled = {
       ...solved.problem,
-      rows: rows.map((row, r) => {
-        const m = r < fixed ? 0 : margins.get(sideOf(row)) ?? 0;
-        return m === 0 ? row : { ...row, lower: row.lower + (Number.isFinite(row.lower) ? m : 0), upper: row.upper - (Number.isFinite(row.upper) ? m : 0) };
-      }),
+      rows: rows.map((row, r) => (r < fixed ? row : { ...row, lower: row.lower + (Number.isFinite(row.lower) ? margin : 0), upper: row.upper - (Number.isFinite(row.upper) ? margin : 0) })),
     };
     const solution = solveLp(highs, lpOf(pulled), { ranging: false });
     if (solution.status === "infeasible") return null;
-    units = roundedMix(highs, pulled, solution.x);
+    const units = roundedMix(highs, pulled, solution.x);
     if (limits.every((c) => kept(c, z, units))) return { units, solved: { ...solved, problem: pulled, solution } };
   }
   return null;
