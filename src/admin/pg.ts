@@ -14,14 +14,14 @@ import * as deliveryAdmin from "../store/pg/delivery-admin.ts";
 import * as formulas from "../store/pg/formulas.ts";
 import * as imports from "../store/pg/imports.ts";
 import * as ingredients from "../store/pg/ingredients.ts";
-import * as keys from "../store/pg/keys.ts";
+import * as keys from "../store/keys.ts";
 import * as nutrients from "../store/pg/nutrients.ts";
 import * as plans from "../store/pg/plans.ts";
 import * as priceHistory from "../store/pg/price-history.ts";
 import { importPrices } from "../store/pg/price-import.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
-import * as webhooks from "../store/pg/webhooks.ts";
-import * as workspaces from "../store/pg/workspaces.ts";
+import * as webhooks from "../store/webhooks.ts";
+import * as workspaces from "../store/workspaces.ts";
 import { ADMIN_WRITES, type AdminStore, type PgAdminOps } from "./ops.ts";
 
 const OPS: PgAdminOps = {

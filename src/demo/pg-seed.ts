@@ -6,11 +6,11 @@
 import type { SQL } from "bun";
 import { writeFormulaImport, checkIngredientImport, writeIngredientImport } from "../store/pg/imports.ts";
 import { listIngredients, listPrices } from "../store/pg/ingredients.ts";
-import { createKey } from "../store/pg/keys.ts";
+import { createKey } from "../store/keys.ts";
 import { writeNutrientImport } from "../store/pg/nutrients.ts";
 import { pricesInEffect, recordPrice } from "../store/pg/price-history.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
-import { requireWorkspace } from "../store/pg/workspaces.ts";
+import { requireWorkspace } from "../store/workspaces.ts";
 import { demoQuotes } from "./history.ts";
 import { DEMO_INGREDIENTS_CSV, DEMO_WORKSPACE, demoFormulas, demoKey, demoNutrients, demoOptions, demoWeeks, pricedOnItsDay, refuseHeld, type DemoWorkspace } from "./seed.ts";
 

@@ -16,7 +16,7 @@ import { PgDataVersion } from "../store/pg/data-version.ts";
 import { PgWriteBatch } from "../store/pg/write-batch.ts";
 import { pendingByWebhook } from "../store/pg/delivery-admin.ts";
 import { releaseDeadClaims } from "../store/pg/deliveries.ts";
-import { findKey } from "../store/pg/keys.ts";
+import { findKey } from "../store/keys.ts";
 import { databaseAnswers, isPgStorageFull, probeWrite } from "../store/pg/readiness.ts";
 import { DEFAULT_TUNING, startDeliveryLoop } from "../webhooks/delivery-loop.ts";
 import { pgDeliveryStore } from "../webhooks/pg-delivery-store.ts";

@@ -30,6 +30,31 @@ export interface NewKey {
   now: string;
 }
 
+/** A key as stored. */
+export interface KeyRow {
+  id: string;
+  workspaceId: number;
+  keyHash: string;
+  hint: string;
+  label: string | null;
+  canWrite: number;
+  rateLimit: number;
+  createdAt: string;
+}
+
+/** The statements of src/store/keys.ts, each dialect's in src/store/sqlite/keys.ts and src/store/pg/keys.ts. */
+export interface KeyStatements {
+  insertKey(row: KeyRow): void;
+  keyAuthByHash(keyHash: string): KeyAuthRow | null;
+  keyListingByHash(keyHash: string): KeyListingRow | null;
+  /** Every key, or one workspace's (null: all), by workspace slug, creation time and id. */
+  keyListings(workspaceId: number | null): KeyListingRow[];
+  /** How many keys changed (0 or 1). */
+  setCanWrite(id: string, canWrite: number): number;
+  setActive(id: string, active: number): number;
+  setRateLimit(id: string, rateLimit: number): number;
+}
+
 export type KeyAuthRow = Omit<KeyAuth, "canWrite" | "active"> & { canWrite: number; active: number };
 export type KeyListingRow = Omit<KeyListing, "write" | "active"> & { write: number; active: number };
 
@@ -44,10 +69,7 @@ export const keyListing = (row: KeyListingRow): KeyListing => ({ ...row, write: 
  * lets an admin tell keys apart without storing the secret.
  * @example const { row, key } = newKeyRow({ workspaceId: 1, write: false, rateLimit: 100, label: null, now })
  */
-export function newKeyRow(spec: NewKey): {
-  key: string;
-  row: { id: string; workspaceId: number; keyHash: string; hint: string; label: string | null; canWrite: number; rateLimit: number; createdAt: string };
-} {
+export function newKeyRow(spec: NewKey): { key: string; row: KeyRow } {
   const key = newApiKey();
   const row = {
     id: newKeyId(),

@@ -33,13 +33,38 @@ export interface WebhookTarget {
   secret: string;
 }
 
+/** A webhook as stored. */
+export interface WebhookRow {
+  id: string;
+  workspaceId: number;
+  url: string;
+  secret: string;
+  events: string | null;
+  createdAt: string;
+}
+
+/** The statements of src/store/webhooks.ts, each dialect's in src/store/sqlite/webhooks.ts and src/store/pg/webhooks.ts. */
+export interface WebhookStatements {
+  insertWebhook(row: WebhookRow): void;
+  /** Every webhook, or one workspace's (null: all), with its pending and failed counts, by workspace slug, creation time and id. */
+  webhookListings(workspaceId: number | null): WebhookListingRow[];
+  webhookTarget(id: string): WebhookTarget | null;
+  /** How many webhooks changed (0 or 1), here and below. */
+  setEnabled(id: string, enabled: number, reason: string | null): number;
+  setSecret(id: string, secret: string): number;
+  deleteWebhook(id: string): number;
+  pendingCount(id: string): number;
+  /** SQLite refuses a multi-statement write outside a transaction; on PostgreSQL every write's owner opens one (Bun.sql cannot tell a transaction from the pool). */
+  requireTransaction(what: string): void;
+}
+
 export type WebhookListingRow = Omit<WebhookListing, "events" | "status"> & { events: string | null; enabled: number };
 
 /**
  * The row a new webhook is stored as: a fresh id, the event list as comma-separated text (null: the default set).
  * @example webhookRow({ workspaceId: 1, url, secret, events: ["price.updated"], now }).events // "price.updated"
  */
-export function webhookRow(spec: NewWebhook): { id: string; workspaceId: number; url: string; secret: string; events: string | null; createdAt: string } {
+export function webhookRow(spec: NewWebhook): WebhookRow {
   return { id: newWebhookId(), workspaceId: spec.workspaceId, url: spec.url, secret: spec.secret, events: spec.events === null ? null : spec.events.join(","), createdAt: spec.now };
 }
 

@@ -1,94 +1,79 @@
-import type { Database } from "bun:sqlite";
-import { requireTransaction } from "./transaction.ts";
-import { noWebhook, webhookListing, webhookRow, type NewWebhook, type WebhookListing, type WebhookListingRow, type WebhookTarget } from "./webhook-rows.ts";
+/** Webhooks: each operation written once over the statements of src/store/sqlite/webhooks.ts and src/store/pg/webhooks.ts. */
+import { operation, statements } from "./op.ts";
+import { pgWebhooks } from "./pg/webhooks.ts";
+import { sqliteWebhooks } from "./sqlite/webhooks.ts";
+import { noWebhook, webhookListing, webhookRow, type NewWebhook, type WebhookStatements } from "./webhook-rows.ts";
 
 export type { NewWebhook, WebhookListing, WebhookTarget } from "./webhook-rows.ts";
+
+const q = statements<WebhookStatements>(sqliteWebhooks, pgWebhooks);
+
+function changed(count: number, id: string): void {
+  if (count === 0) throw noWebhook(id);
+}
 
 /**
  * Register a webhook; deliveries start with the next event that commits.
  * @example const id = createWebhook(db, { workspaceId: 1, url: "https://erp.example/hooks", secret, events: null, now })
  */
-export function createWebhook(db: Database, spec: NewWebhook): string {
+export const createWebhook = operation(function* (spec: NewWebhook) {
   const row = webhookRow(spec);
-  db.query("INSERT INTO webhooks (id, workspace_id, url, secret, events, enabled, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)").run(
-    row.id,
-    row.workspaceId,
-    row.url,
-    row.secret,
-    row.events,
-    row.createdAt,
-  );
+  yield* q.insertWebhook(row);
   return row.id;
-}
+});
 
 /**
  * Webhooks with their state and how many deliveries wait or have given up.
  * @example listWebhooks(db) // all workspaces; listWebhooks(db, 1) // workspace 1 only
  */
-export function listWebhooks(db: Database, workspaceId?: number): WebhookListing[] {
-  const rows = db
-    .query(
-      `SELECT w.id, s.slug AS workspace, w.url, w.events, w.enabled, w.disabled_reason AS disabledReason,
-              (SELECT count(*) FROM deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending') AS pending,
-              (SELECT count(*) FROM deliveries d WHERE d.webhook_id = w.id AND d.status = 'failed') AS failed,
-              w.created_at AS createdAt
-       FROM webhooks w JOIN workspaces s ON s.id = w.workspace_id
-       WHERE ?1 IS NULL OR w.workspace_id = ?1
-       ORDER BY s.slug, w.created_at, w.id`,
-    )
-    .all(workspaceId ?? null) as WebhookListingRow[];
-  return rows.map(webhookListing);
-}
+export const listWebhooks = operation(function* (workspaceId?: number) {
+  return (yield* q.webhookListings(workspaceId ?? null)).map(webhookListing);
+});
 
 /**
  * A webhook's URL and current secret; an unknown id is a NotFoundError.
  * @example const target = requireWebhookTarget(db, "wh_Zp8c1LmQ04sA")
  */
-export function requireWebhookTarget(db: Database, id: string): WebhookTarget {
-  const row = db.query("SELECT id, url, secret FROM webhooks WHERE id = ?").get(id) as WebhookTarget | null;
+export const requireWebhookTarget = operation(function* (id: string) {
+  const row = yield* q.webhookTarget(id);
   if (!row) throw noWebhook(id);
   return row;
-}
-
-function changeOne(db: Database, sql: string, id: string, ...args: (string | number | null)[]): void {
-  const result = db.query(sql).run(...args, id);
-  if (result.changes === 0) throw noWebhook(id);
-}
+});
 
 /**
  * Enable or disable a webhook. While disabled it gets no new deliveries and its pending ones wait;
  * `reason` is what `webhook list` shows (a 410 from the receiver, or an admin).
  * @example setWebhookEnabled(db, "wh_Zp8c1LmQ04sA", false, "disabled by an admin at 2026-11-21T14:03:07.123Z")
  */
-export function setWebhookEnabled(db: Database, id: string, enabled: boolean, reason: string | null = null): void {
-  changeOne(db, "UPDATE webhooks SET enabled = ?, disabled_reason = ? WHERE id = ?", id, enabled ? 1 : 0, enabled ? null : reason);
-}
+export const setWebhookEnabled = operation(function* (id: string, enabled: boolean, reason: string | null = null) {
+  changed(yield* q.setEnabled(id, enabled ? 1 : 0, enabled ? null : reason), id);
+});
 
 /**
  * Replace the signing secret; the next attempt of every delivery, pending ones included, uses it.
  * @example setWebhookSecret(db, "wh_Zp8c1LmQ04sA", generateSecret())
  */
-export function setWebhookSecret(db: Database, id: string, secret: string): void {
-  changeOne(db, "UPDATE webhooks SET secret = ? WHERE id = ?", id, secret);
-}
+export const setWebhookSecret = operation(function* (id: string, secret: string) {
+  changed(yield* q.setSecret(id, secret), id);
+});
 
 /**
  * Delete a webhook and its deliveries (pending ones are cancelled); returns how many were pending.
  * Events stay: they are the price history.
  * @example removeWebhook(db, "wh_Zp8c1LmQ04sA") // 3
  */
-export function removeWebhook(db: Database, id: string): number {
-  requireTransaction(db, "removeWebhook");
-  const { pending } = db.query("SELECT count(*) AS pending FROM deliveries WHERE webhook_id = ? AND status = 'pending'").get(id) as { pending: number };
-  // ON DELETE CASCADE takes the deliveries with it.
-  changeOne(db, "DELETE FROM webhooks WHERE id = ?", id);
+export const removeWebhook = operation(function* (id: string) {
+  yield* q.requireTransaction("removeWebhook");
+  const pending = yield* q.pendingCount(id);
+  // ON DELETE CASCADE takes the deliveries (and their attempts) with it.
+  changed(yield* q.deleteWebhook(id), id);
   return pending;
-}
+});
 
 /**
  * The number of pending deliveries of a webhook (what `enable` resumes).
  * @example pendingCount(db, "wh_Zp8c1LmQ04sA") // 2
  */
-export function pendingCount(db: Database, id: string): number {
-  return (db.query("SELECT count(*) AS n FROM deliveries WHERE webhook_id = ? AND status = 'pending'").get(id) as { n: number }).n;
-}
+export const pendingCount = operation(function* (id: string) {
+  return yield* q.pendingCount(id);
+});

@@ -1,36 +1,35 @@
-import type { Database } from "bun:sqlite";
+/** Workspaces: each operation written once over the statements of src/store/sqlite/workspaces.ts and src/store/pg/workspaces.ts. */
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
-import { seedNutrients } from "./nutrients.ts";
+import { operation, statements } from "./op.ts";
+import { pgWorkspaces } from "./pg/workspaces.ts";
+import { sqliteWorkspaces } from "./sqlite/workspaces.ts";
+import type { WorkspaceStatements } from "./workspace-rows.ts";
 
-export interface Workspace {
-  id: number;
-  slug: string;
-  name: string;
-  createdAt: string;
-}
+export type { Workspace } from "./workspace-rows.ts";
 
 export const WORKSPACE_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-const SELECT = "SELECT id, slug, name, created_at AS createdAt FROM workspaces";
+const q = statements<WorkspaceStatements>(sqliteWorkspaces, pgWorkspaces);
 
 /** @example listWorkspaces(db) // [{ id: 1, slug: "default", ... }] */
-export function listWorkspaces(db: Database): Workspace[] {
-  return db.query(`${SELECT} ORDER BY slug`).all() as Workspace[];
-}
+export const listWorkspaces = operation(function* () {
+  return yield* q.workspaces();
+});
 
-/** @example requireWorkspace(db, "default").id // 1 */
-export function requireWorkspace(db: Database, slug: string): Workspace {
-  const found = db.query(`${SELECT} WHERE slug = ?`).get(slug) as Workspace | null;
+function* findWorkspace(slug: string) {
+  const found = yield* q.workspaceBySlug(slug);
   if (!found) throw new NotFoundError(`No workspace named ${slug} (see feedbase workspace list)`);
   return found;
 }
 
+/** @example requireWorkspace(db, "default").id // 1 */
+export const requireWorkspace = operation(findWorkspace);
+
 /** With the standard nutrient definitions. @example createWorkspace(db, "north-mill", "North mill", "2026-11-21T14:03:07.123Z") */
-export function createWorkspace(db: Database, slug: string, name: string, now: string): Workspace {
-  const taken = db.query("SELECT 1 FROM workspaces WHERE slug = ?").get(slug);
-  if (taken) throw new ConflictError(`Workspace already exists: ${slug}`);
-  db.query("INSERT INTO workspaces (slug, name, created_at) VALUES (?, ?, ?)").run(slug, name, now);
-  const created = requireWorkspace(db, slug);
-  seedNutrients(db, created.id);
+export const createWorkspace = operation(function* (slug: string, name: string, now: string) {
+  if (yield* q.workspaceBySlug(slug)) throw new ConflictError(`Workspace already exists: ${slug}`);
+  yield* q.insertWorkspace(slug, name, now);
+  const created = yield* findWorkspace(slug);
+  yield* q.seedNutrients(created.id);
   return created;
-}
+});

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { DataFileError } from "../../src/store/db.ts";
 import { openPostgres } from "../../src/store/pg/connect.ts";
-import { findKey } from "../../src/store/pg/keys.ts";
+import { findKey } from "../../src/store/keys.ts";
 import { SCHEMA_VERSION } from "../../src/store/migrations.ts";
 import { tempDir } from "../helpers/harness.ts";
 import { createKeyRow, databaseArgs, databaseEnv, databaseFor, POSTGRES_MODE, psql } from "../helpers/postgres.ts";

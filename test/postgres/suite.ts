@@ -110,6 +110,7 @@ export const NO_DATA: Readonly<Record<string, string>> = {
   "test/demo-data.test.ts": "the demo's CSV files",
   "test/formula-math.test.ts": "rounding and formula arithmetic",
   "test/failures.test.ts": "the failure table: statuses, command lines and exit codes, the OpenAPI texts, the rate-limit fields",
+  "test/store-op.test.ts": "store operations stepped by hand (what each asks, in order) and both runners on scripted statements; the real statements run in every backend-neutral file",
   "test/co2e-cap-proofs.test.ts": "optimize under a CO2e cap, proven against GLPK on seeded problems",
   "test/docs-links.test.ts": "the links of README.md, ARCHITECTURE.md and docs/*.md",
   "test/migrations.test.ts": "the migration files' names and placeholders (the schemas are compared by test/postgres/schema-in-step.pg.ts)",

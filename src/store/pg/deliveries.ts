@@ -10,7 +10,7 @@ import { OPT_IN_EVENTS, type EventType } from "../../domain/events.ts";
 import type { AttemptOutcome, CommittedEvent, DueDelivery, WebhookDisable } from "../deliveries.ts";
 import { recordAttempt } from "./attempts.ts";
 import { pipelined } from "./pipelined.ts";
-import { setWebhookEnabled } from "./webhooks.ts";
+import { setWebhookEnabled } from "../webhooks.ts";
 import { liveHolders } from "./live-claims.ts";
 
 /** How long a claim holds: past the 10 s an attempt may take, and what a dead instance's deliveries wait. */

@@ -1,0 +1,103 @@
+/**
+ * Store operations written once (docs/decisions.md#store-operations-written-once). An operation is a
+ * generator that yields named statements; each dialect gives only its statements (SQLite's run
+ * synchronously on bun:sqlite, PostgreSQL's return Bun.sql's promise). `operation()` makes the one
+ * function callers use: on a bun:sqlite `Database` it runs to the end without making a promise (so
+ * it still fits `transaction()`, `WriteQueue.run` and a cached read), on a Bun.sql connection or
+ * transaction it awaits each statement. A failed statement is thrown back into the generator at its
+ * yield, so try/catch/finally mean the same on both.
+ */
+import { Database } from "bun:sqlite";
+import type { SQL } from "bun";
+
+/** One statement to run: which dialect tables hold it, its name there and its arguments. */
+export class Step<T> {
+  constructor(
+    readonly tables: DialectTables,
+    readonly name: string,
+    readonly args: readonly unknown[],
+  ) {}
+
+  /** `yield* step` hands the step to the runner and evaluates to its result. */
+  *[Symbol.iterator](): Generator<Step<T>, T, unknown> {
+    return (yield this) as T;
+  }
+}
+
+/** An operation in progress: it yields steps and returns its answer. */
+export type Op<T> = Generator<Step<unknown>, T, unknown>;
+
+type Fn = (...args: never[]) => unknown;
+/** A family's statements as SQLite gives them: the connection first, the result at once. */
+export type SqliteStatements<S extends Record<keyof S, Fn>> = { [K in keyof S]: (db: Database, ...args: Parameters<S[K]>) => ReturnType<S[K]> };
+/** The same statements as PostgreSQL gives them: a connection or transaction first, the result promised. */
+export type PgStatements<S extends Record<keyof S, Fn>> = { [K in keyof S]: (sql: SQL, ...args: Parameters<S[K]>) => Promise<ReturnType<S[K]>> };
+/** What an operation yields steps of: one table of statements per dialect, with the same names. */
+export type Statements<S extends Record<keyof S, Fn>> = { [K in keyof S]: (...args: Parameters<S[K]>) => Step<ReturnType<S[K]>> };
+
+interface DialectTables {
+  sqlite: Record<string, (db: Database, ...args: unknown[]) => unknown>;
+  pg: Record<string, (sql: SQL, ...args: unknown[]) => Promise<unknown>>;
+}
+
+/**
+ * The steps of one family of statements, from its two dialect tables (a name missing from either does
+ * not compile).
+ * @example const q = statements<KeyStatements>(sqliteKeys, pgKeys); yield* q.insertKey(row)
+ */
+export function statements<S extends Record<keyof S, Fn>>(sqlite: SqliteStatements<S>, pg: PgStatements<S>): Statements<S> {
+  const tables = { sqlite, pg } as unknown as DialectTables;
+  const steps: Record<string, (...args: unknown[]) => Step<unknown>> = {};
+  for (const name of Object.keys(sqlite)) steps[name] = (...args) => new Step(tables, name, args);
+  return steps as Statements<S>;
+}
+
+/** Run an operation on SQLite: synchronous, no promise made. */
+export function runSqlite<T>(db: Database, op: Op<T>): T {
+  let next = op.next();
+  while (!next.done) {
+    const step = next.value;
+    let result: unknown;
+    try {
+      result = step.tables.sqlite[step.name]!(db, ...step.args);
+    } catch (error) {
+      next = op.throw(error);
+      continue;
+    }
+    next = op.next(result);
+  }
+  return next.value;
+}
+
+/** Run an operation on PostgreSQL: each statement awaited before the operation goes on. */
+export async function runPg<T>(sql: SQL, op: Op<T>): Promise<T> {
+  let next = op.next();
+  while (!next.done) {
+    const step = next.value;
+    let result: unknown;
+    try {
+      result = await step.tables.pg[step.name]!(sql, ...step.args);
+    } catch (error) {
+      next = op.throw(error);
+      continue;
+    }
+    next = op.next(result);
+  }
+  return next.value;
+}
+
+/** An operation as callers call it: connection first, on either backend; `steps` for use inside another operation. */
+export interface Operation<A extends unknown[], T> {
+  (sql: SQL, ...args: A): Promise<T>;
+  (db: Database, ...args: A): T;
+  steps: (...args: A) => Op<T>;
+}
+
+/**
+ * The one function of an operation written once.
+ * @example export const listKeys = operation(function* (workspaceId?: number) { return (yield* q.keyListing(workspaceId ?? null)).map(keyListing) })
+ */
+export function operation<A extends unknown[], T>(steps: (...args: A) => Op<T>): Operation<A, T> {
+  const run = (conn: Database | SQL, ...args: A) => (conn instanceof Database ? runSqlite(conn, steps(...args)) : runPg(conn, steps(...args)));
+  return Object.assign(run, { steps }) as Operation<A, T>;
+}

@@ -1,0 +1,52 @@
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { NotFoundError } from "../src/domain/errors.ts";
+import { operation, runSqlite, statements, type Op, type Step } from "../src/store/op.ts";
+import { removeWebhook } from "../src/store/webhooks.ts";
+
+/** Step an operation by hand, answering each statement from a script: what it asks, in order, with no database. */
+function stepThrough<T>(op: Op<T>, answers: unknown[]): { asked: string[]; result: T } {
+  const asked: string[] = [];
+  let next = op.next();
+  while (!next.done) {
+    asked.push(`${(next.value as Step<unknown>).name}(${(next.value as Step<unknown>).args.join(", ")})`);
+    next = op.next(answers.shift());
+  }
+  return { asked, result: next.value };
+}
+
+describe("store operations written once", () => {
+  test("an operation is the sequence of statements it yields, the same for both dialects", () => {
+    expect(stepThrough(removeWebhook.steps("wh_1"), [undefined, 3, 1])).toEqual({
+      asked: ["requireTransaction(removeWebhook)", "pendingCount(wh_1)", "deleteWebhook(wh_1)"],
+      result: 3,
+    });
+    expect(() => stepThrough(removeWebhook.steps("wh_1"), [undefined, 0, 0])).toThrow(NotFoundError);
+  });
+
+  test("a failed statement is thrown into the operation at its yield, on SQLite and on a promise-returning dialect", async () => {
+    const boom = new Error("constraint failed");
+    const q = statements<{ insert(n: number): void; count(): number }>(
+      { insert: () => { throw boom; }, count: () => 7 },
+      { insert: async () => { throw boom; }, count: async () => 7 },
+    );
+    const op = operation(function* (n: number) {
+      try {
+        yield* q.insert(n);
+        return "inserted";
+      } catch (error) {
+        return `caught ${(error as Error).message}, count ${yield* q.count()}`;
+      }
+    });
+    const db = new Database(":memory:");
+    const onSqlite = op(db, 1);
+    // Synchronous: a value, not a promise, so it fits transaction() and WriteQueue.run.
+    expect(onSqlite).toBe("caught constraint failed, count 7");
+    expect(runSqlite(db, op.steps(1))).toBe("caught constraint failed, count 7");
+    const fakePg = {} as unknown as import("bun").SQL;
+    const onPg = op(fakePg, 1);
+    expect(onPg).toBeInstanceOf(Promise);
+    expect(await onPg).toBe("caught constraint failed, count 7");
+    db.close();
+  });
+});
