@@ -68,6 +68,7 @@ const OPS: PgAdminOps = {
   listAnalyses: analyses.listAnalyses,
   variability: analyses.variability,
   deleteAnalysis: analyses.deleteAnalysis,
+  importAnalyses: (sql, workspaceId, rows, options) => writeTransaction(sql, (tx) => analyses.writeAnalysisImport(tx, { workspaceId, keyId: null, now: options.now }, rows, options.events)),
   seedDemo,
 };
 
