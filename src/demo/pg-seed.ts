@@ -7,7 +7,7 @@ import type { SQL } from "bun";
 import { writeFormulaImport, checkIngredientImport, writeIngredientImport } from "../store/pg/imports.ts";
 import { listIngredients, listPrices } from "../store/pg/ingredients.ts";
 import { createKey } from "../store/keys.ts";
-import { writeNutrientImport } from "../store/pg/nutrients.ts";
+import { writeNutrientImport } from "../store/nutrients.ts";
 import { pricesInEffect, recordPrice } from "../store/pg/price-history.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
 import { requireWorkspace } from "../store/workspaces.ts";
