@@ -222,3 +222,20 @@ describe("the command line", () => {
     expect((await fb("formula", "optimize", "starter", "--confidence", "0.3")).stderr).toContain("--confidence must be between 0.5 and 0.999");
   });
 });
+
+// Last: it adds an analysis, which the tests above do not expect.
+describe("a new analysis", () => {
+  test("a new analysis changes the next answer (nothing stale is served from the cache)", async () => {
+    const before = (await get("/v1/formulas/rich/optimize?confidence=0.6")).body.data;
+    // Wheat is no candidate of "rich": its new analysis changes the data, not that formula's answer.
+    const wheat = await t.request("POST", "/v1/ingredients/Wheat/analyses", { key: write, body: { nutrients: { CP: 12.5 }, sampledAt: daysAgo(3) } });
+    expect(wheat.status).toBe(201);
+    expect((await get("/v1/formulas/rich/optimize?confidence=0.6")).body.data).toEqual(before);
+    const starter = (await get("/v1/formulas/starter/optimize?confidence=0.95")).body.data;
+    // Wheat now has 3 analyses: an sd of its own, so the starter's odds move.
+    const sds = { ...recentSds, Wheat: sdOf([...RECENT.Wheat!, 12.5]) };
+    const { sd } = cpOf(starter.optimized.ingredients, sds);
+    expect(starter.optimized.odds.CP.sd).toBe(Math.round(sd * 1e4) / 1e4);
+    expect(sds.Wheat).toBeGreaterThan(0);
+  });
+});
