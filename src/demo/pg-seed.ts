@@ -9,7 +9,7 @@ import { listIngredientDetails, listIngredients, listPrices } from "../store/pg/
 import { writeAnalysisImport } from "../store/pg/analyses.ts";
 import { demoAnalyses } from "./analyses.ts";
 import { createKey } from "../store/keys.ts";
-import { writeNutrientImport } from "../store/pg/nutrients.ts";
+import { writeNutrientImport } from "../store/nutrients.ts";
 import { pricesInEffect, recordPrice } from "../store/pg/price-history.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
 import { requireWorkspace } from "../store/workspaces.ts";
