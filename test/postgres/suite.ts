@@ -66,6 +66,7 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/plan-carbon.test.ts",
   "test/plan-ratio-repairs.test.ts",
   "test/analyses-store.test.ts",
+  "test/confidence-http.test.ts",
   "test/analyses-http.test.ts",
   "test/analyses-cli.test.ts",
   "test/demo-analyses.test.ts",
