@@ -59,7 +59,7 @@ const NO_EVENTS = ["--no-events", "fire no webhook events (a first load); the pr
 
 /** `feedbase import ingredients|prices|formulas`: validate the whole file, then write it in one short transaction. */
 export function registerImport(program: Command, io: Io): void {
-  const group = program.command("import").description("import ingredients (CSV or JSON), prices (CSV), formulas (JSON) or nutrient definitions: all or nothing, firing the events the API would");
+  const group = program.command("import").description("import ingredients (CSV or JSON), prices (CSV), formulas (JSON), nutrient definitions or lab analyses (CSV): all or nothing, firing the events the API would");
 
   withExamples(
     group
@@ -136,6 +136,26 @@ export function registerImport(program: Command, io: Io): void {
         });
       }),
     ["feedbase import nutrients nutrients.csv", "feedbase export nutrients --workspace north-mill > n.json && feedbase import nutrients n.json --workspace south-mill"],
+  );
+
+  withExamples(
+    group
+      .command("analyses <file>")
+      .description("the lab's results: CSV with the columns name,sampledAt,lot,lab and one column per nutrient key (an empty cell: not reported; an empty sampledAt: now)")
+      .addOption(workspaceOption("workspace to import into"))
+      .option("--no-events", "fire no analysis.added events (a first load)")
+      .addOption(dataOption())
+      .action((file: string, opts: { workspace: string; events: boolean; data: string }) => {
+        const text = readText(file);
+        const now = isoTime(Date.now());
+        return withData(opts, async ({ store, workspace }) => {
+          const ws = await workspace();
+          const { readAnalysisFile } = await import("../src/domain/analysis-file.ts");
+          const added = await allOrNothing(file, async () => store.importAnalyses(ws.id, readAnalysisFile(text, now), { now, events: opts.events }));
+          io.out(`Imported ${added} ${added === 1 ? "analysis" : "analyses"} into workspace ${ws.slug}\n`);
+        });
+      }),
+    ["feedbase import analyses lab-november.csv", "printf 'name,sampledAt,lot,lab,CP,Lys\\nSoybean meal 48%%,2026-11-02,L-7,NIR,46.9,2.88\\n' > lab.csv && feedbase import analyses lab.csv --workspace north-mill"],
   );
 
   withExamples(

@@ -23,6 +23,7 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   ingredient: async () => (await import("./ingredient.ts")).registerIngredient,
   formula: async () => (await import("./formula.ts")).registerFormula,
   nutrient: async () => (await import("./nutrient.ts")).registerNutrient,
+  analysis: async () => (await import("./analysis.ts")).registerAnalysis,
   plan: async () => (await import("./plan.ts")).registerPlan,
   price: async () => (await import("./price.ts")).registerPrice,
   report: async () => (await import("./report.ts")).registerReport,

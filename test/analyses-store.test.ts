@@ -75,8 +75,9 @@ describe("analyses in the store", () => {
       CP: { n: 3, mean: 8.0333, sd: Number(sd([7.4, 8.1, 8.6]).toFixed(4)), min: 7.4, max: 8.6, book: 8 },
       DON: { n: 1, mean: 0.9, sd: null, min: 0.9, max: 0.9, book: null },
     });
-    // The window: both ends inclusive.
-    const recent = await backend.read.listAnalyses(WS, "Maize", { from: daysAgo(10), to: daysAgo(10) });
+    // The window: `from` inclusive, `to` exclusive.
+    const recent = await backend.read.listAnalyses(WS, "Maize", { from: daysAgo(10), to: daysAgo(9) });
+    expect((await backend.read.listAnalyses(WS, "Maize", { from: daysAgo(30), to: daysAgo(10) })).analyses.map((x) => x.id)).toEqual([a.id]);
     expect(recent.analyses.map((x) => x.id)).toEqual([c.id, b.id]);
     expect(recent.stats.CP).toEqual({ n: 2, mean: 8.35, sd: 0.3536, min: 8.1, max: 8.6, book: 8 });
     expect((await backend.read.listAnalyses(WS, "Soybean meal 48%")).analyses).toEqual([]);

@@ -94,8 +94,9 @@ describe("OpenAPI document", () => {
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
     expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(["RateLimit-Policy", "RateLimit", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]));
     expect(doc.components.schemas.Error.required).toEqual(["status", "message"]);
-    expect(Object.keys(doc.webhooks)).toEqual(["price.updated", "ingredient.added", "formula.cost_changed", "formula.updated", "plan.updated", "ping"]);
+    expect(Object.keys(doc.webhooks)).toEqual(["price.updated", "ingredient.added", "formula.cost_changed", "formula.updated", "plan.updated", "analysis.added", "ping"]);
     expect(doc.components.schemas.PlanUpdatedEvent.required).toEqual(["id", "name", "timestamp"]);
+    expect(doc.components.schemas.AnalysisAddedEvent.required).toEqual(["id", "name", "nutrients", "sampledAt", "timestamp"]);
     expect(doc.components.schemas.PingEvent.required).toEqual(["webhook", "timestamp"]);
     expect(doc.webhooks.ping.post.parameters.find((p: { name: string }) => p.name === "X-Webhook-Event").schema.const).toBe("ping");
     expect(doc.webhooks["price.updated"].post.parameters.map((p: { name: string }) => p.name)).toContain("X-Webhook-Event-Id");

@@ -3,6 +3,8 @@
  * in one short one (the commands' transaction owner, src/store/transaction.ts).
  */
 import type { Database } from "bun:sqlite";
+import type { AnalysisFileRow } from "../domain/analysis-file.ts";
+import { writeAnalysisImport } from "../store/analyses.ts";
 import type { FileFormula } from "../domain/formula-file.ts";
 import type { FileFormat } from "../domain/ingredient-file.ts";
 import type { FormulaDetail } from "../schemas/formulas.ts";
@@ -46,4 +48,12 @@ export function importPrices(db: Database, workspaceId: number, rows: readonly P
  */
 export function importNutrients(db: Database, workspaceId: number, rows: readonly NutrientDefinition[]): { added: number; replaced: number } {
   return transaction(db, () => writeNutrientImport(db, workspaceId, rows));
+}
+
+/**
+ * Add every analysis of a checked lab file (`readAnalysisFile`); all or nothing.
+ * @example importAnalyses(db, 1, readAnalysisFile(text, now), { now, events: true }) // 12
+ */
+export function importAnalyses(db: Database, workspaceId: number, rows: readonly AnalysisFileRow[], options: { now: string; events: boolean }): number {
+  return transaction(db, () => writeAnalysisImport(db, { workspaceId, keyId: null, now: options.now }, rows, options.events));
 }

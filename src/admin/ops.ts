@@ -23,7 +23,7 @@ import { listNutrients, putNutrient } from "../store/nutrients.ts";
 import { transaction } from "../store/transaction.ts";
 import { createWebhook, listWebhooks, pendingCount, removeWebhook, requireWebhookTarget, setWebhookEnabled, setWebhookSecret } from "../store/webhooks.ts";
 import { createWorkspace, listWorkspaces, requireWorkspace } from "../store/workspaces.ts";
-import type { importFormulas, importIngredients, importNutrients, importPrices } from "./imports.ts";
+import type { importAnalyses, importFormulas, importIngredients, importNutrients, importPrices } from "./imports.ts";
 
 /** Reads: no transaction. Add a read here (and its PostgreSQL twin: the compiler asks for it). */
 const READS = {
@@ -76,12 +76,13 @@ const WRITES = {
  * Whole operations that check outside and write in one transaction they open themselves; loaded when
  * called (the file parsers and the demo's files cost a command that does not import a third of its start).
  */
-type Whole = { importIngredients: typeof importIngredients; importFormulas: typeof importFormulas; importPrices: typeof importPrices; importNutrients: typeof importNutrients; seedDemo: typeof seedDemo };
+type Whole = { importIngredients: typeof importIngredients; importFormulas: typeof importFormulas; importPrices: typeof importPrices; importNutrients: typeof importNutrients; importAnalyses: typeof importAnalyses; seedDemo: typeof seedDemo };
 const WHOLE: { [K in keyof Whole]: () => Promise<Whole[K]> } = {
   importIngredients: async () => (await import("./imports.ts")).importIngredients,
   importFormulas: async () => (await import("./imports.ts")).importFormulas,
   importPrices: async () => (await import("./imports.ts")).importPrices,
   importNutrients: async () => (await import("./imports.ts")).importNutrients,
+  importAnalyses: async () => (await import("./imports.ts")).importAnalyses,
   seedDemo: async () => (await import("../demo/seed.ts")).seedDemo,
 };
 

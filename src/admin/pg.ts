@@ -15,7 +15,7 @@ import * as formulas from "../store/pg/formulas.ts";
 import * as imports from "../store/pg/imports.ts";
 import * as ingredients from "../store/pg/ingredients.ts";
 import * as keys from "../store/keys.ts";
-import * as nutrients from "../store/pg/nutrients.ts";
+import * as nutrients from "../store/nutrients.ts";
 import * as plans from "../store/pg/plans.ts";
 import * as priceHistory from "../store/pg/price-history.ts";
 import { importPrices } from "../store/pg/price-import.ts";
@@ -68,6 +68,7 @@ const OPS: PgAdminOps = {
   listAnalyses: analyses.listAnalyses,
   variability: analyses.variability,
   deleteAnalysis: analyses.deleteAnalysis,
+  importAnalyses: (sql, workspaceId, rows, options) => writeTransaction(sql, (tx) => analyses.writeAnalysisImport(tx, { workspaceId, keyId: null, now: options.now }, rows, options.events)),
   seedDemo,
 };
 

@@ -3,7 +3,10 @@
  * holds them: per nutrient key the count, mean, sample sd, range and the ingredient's own (book) value,
  * and the sds the optimizer formulates with (docs/analyses.md).
  */
+import { ValidationError } from "./errors.ts";
+import type { NewEvent } from "./events.ts";
 import { round } from "./formula-math.ts";
+import type { Actor } from "./ingredient-events.ts";
 
 /** What an analysis records; `sampledAt` is ISO 8601 UTC with milliseconds. */
 export interface AnalysisInput {
@@ -94,4 +97,30 @@ export function keySds(analyses: readonly { nutrients: Record<string, number> }[
     if (key in book && values.length >= MIN_ANALYSES_FOR_SD) out[key] = sampleSd(values)!;
   }
   return out;
+}
+
+/**
+ * An analysis as stored from what was sent: `sampledAt` absent means `now`; one after `now` is refused
+ * (a clock or a typo, never a sample). Both ISO 8601 UTC with milliseconds.
+ * @example analysisInput({ nutrients: { CP: 46.8 } }, "2026-11-21T14:03:07.123Z").sampledAt // "2026-11-21T14:03:07.123Z"
+ */
+export function analysisInput(sent: { nutrients: Record<string, number>; sampledAt?: string | undefined; lot?: string | null | undefined; lab?: string | null | undefined }, now: string): AnalysisInput {
+  const sampledAt = sent.sampledAt ?? now;
+  if (sampledAt > now) throw new ValidationError("sampledAt must not be in the future");
+  return { nutrients: sent.nutrients, sampledAt, lot: sent.lot ?? null, lab: sent.lab ?? null };
+}
+
+/**
+ * The opt-in `analysis.added`, ordered per webhook with the ingredient's other events.
+ * @example analysisAddedEvent(actor, added).payload // { id, name, nutrients, sampledAt, timestamp }
+ */
+export function analysisAddedEvent(actor: Actor, added: Analysis): NewEvent {
+  return {
+    workspaceId: actor.workspaceId,
+    type: "analysis.added",
+    ingredient: added.name,
+    payload: { id: added.id, name: added.name, nutrients: added.nutrients, sampledAt: added.sampledAt, timestamp: actor.now },
+    keyId: actor.keyId,
+    now: actor.now,
+  };
 }

@@ -3,6 +3,7 @@ import { STATUS_TEXT } from "../failures.ts";
 import { VERSION } from "../version.ts";
 import * as H from "../schemas/history.ts";
 import * as R from "../schemas/responses.ts";
+import { analysisAddedPayload } from "../schemas/analyses.ts";
 import { formulaUpdatedPayload } from "../schemas/formula-put.ts";
 import { planUpdatedPayload } from "../schemas/plans.ts";
 import { RATE_LIMIT_FIELDS } from "./rate-limit.ts";
@@ -146,6 +147,7 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
       "formula.cost_changed": event("formula.cost_changed", H.formulaCostChangedPayload),
       "formula.updated": event("formula.updated", formulaUpdatedPayload),
       "plan.updated": event("plan.updated", planUpdatedPayload),
+      "analysis.added": event("analysis.added", analysisAddedPayload),
       ping: event(
         "ping",
         R.pingPayload,

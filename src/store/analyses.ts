@@ -3,11 +3,13 @@
  * statistics, delete, and the sds the optimizer formulates with. Writes run inside their owner's transaction.
  */
 import type { Database } from "bun:sqlite";
-import type { Analysis, AnalysisInput } from "../domain/analyses.ts";
+import { analysisAddedEvent, type Analysis, type AnalysisInput } from "../domain/analyses.ts";
+import type { AnalysisFileRow } from "../domain/analysis-file.ts";
 import { newAnalysisId } from "../domain/ids.ts";
 import type { Actor } from "../domain/ingredient-events.ts";
 import { isoTime } from "../domain/time.ts";
-import { analysisNotFound, foundIngredient, listing, toAnalysis, variabilityOf, type AnalysisListing, type AnalysisRow, type AnalysisWindow, type Variability, type VariabilityRow } from "./analysis-rows.ts";
+import { analysisNotFound, atRow, foundIngredient, listing, toAnalysis, variabilityOf, type AnalysisListing, type AnalysisRow, type AnalysisWindow, type Variability, type VariabilityRow } from "./analysis-rows.ts";
+import { recordEvent } from "./events.ts";
 import { requireTransaction } from "./transaction.ts";
 
 const SELECT = `SELECT a.analysis_id AS id, i.name, a.nutrients, a.sampled_at AS sampledAt, a.lot, a.lab, a.created_at AS createdAt
@@ -21,7 +23,7 @@ function ingredientRow(db: Database, workspaceId: number, name: string): { id: n
  * Record an analysis of the named ingredient (404 when the workspace lacks it).
  * @example addAnalysis(db, actor, "Maize", { nutrients: { CP: 7.9 }, sampledAt: "2026-11-20T08:00:00.000Z", lot: "L-112", lab: "NIR" }).id // "ana_…"
  */
-export function addAnalysis(db: Database, actor: Actor, name: string, input: AnalysisInput): Analysis {
+export function addAnalysis(db: Database, actor: Actor, name: string, input: AnalysisInput, events = true): Analysis {
   requireTransaction(db, "addAnalysis");
   const ingredient = ingredientRow(db, actor.workspaceId, name);
   const id = newAnalysisId();
@@ -35,7 +37,9 @@ export function addAnalysis(db: Database, actor: Actor, name: string, input: Ana
     input.lab,
     actor.now,
   );
-  return { id, name, ...input, createdAt: actor.now };
+  const added: Analysis = { id, name, ...input, createdAt: actor.now };
+  if (events) recordEvent(db, analysisAddedEvent(actor, added));
+  return added;
 }
 
 /**
@@ -45,7 +49,7 @@ export function addAnalysis(db: Database, actor: Actor, name: string, input: Ana
 export function listAnalyses(db: Database, workspaceId: number, name: string, window: AnalysisWindow = {}): AnalysisListing {
   const ingredient = ingredientRow(db, workspaceId, name);
   const rows = db
-    .query(`${SELECT} WHERE a.ingredient_id = ?1 AND (?2 IS NULL OR a.sampled_at >= ?2) AND (?3 IS NULL OR a.sampled_at <= ?3) ORDER BY a.sampled_at DESC, a.id DESC`)
+    .query(`${SELECT} WHERE a.ingredient_id = ?1 AND (?2 IS NULL OR a.sampled_at >= ?2) AND (?3 IS NULL OR a.sampled_at < ?3) ORDER BY a.sampled_at DESC, a.id DESC`)
     .all(ingredient.id, window.from ?? null, window.to ?? null) as AnalysisRow[];
   return listing(name, rows, JSON.parse(ingredient.nutrients));
 }
@@ -77,4 +81,14 @@ export function variability(db: Database, workspaceId: number, names: readonly s
     )
     .all(workspaceId, since, until, JSON.stringify(names)) as VariabilityRow[];
   return variabilityOf(rows);
+}
+
+/**
+ * `import analyses`: every row of a checked file added in the caller's one transaction, in file order,
+ * each firing `analysis.added` unless `events` is false; an unknown name is refused naming its line.
+ * @example transaction(db, () => writeAnalysisImport(db, actor, rows, true)) // 12
+ */
+export function writeAnalysisImport(db: Database, actor: Actor, rows: readonly AnalysisFileRow[], events: boolean): number {
+  for (const row of rows) atRow(row, () => addAnalysis(db, actor, row.name, row.input, events));
+  return rows.length;
 }

@@ -3,12 +3,12 @@
  * API shows them, the listing with its statistics, the sds by ingredient, and the one 404.
  */
 import { analysisStats, keySds, type Analysis, type NutrientStats } from "../domain/analyses.ts";
-import { NotFoundError } from "../domain/errors.ts";
+import { NotFoundError, ValidationError } from "../domain/errors.ts";
 
 /** An analysis as selected: nutrients still JSON text. */
 export type AnalysisRow = Omit<Analysis, "nutrients"> & { nutrients: string };
 
-/** `?from=&to=` of the listing: ISO instants, both inclusive. */
+/** `?from=&to=` of the listing: ISO instants, `from` inclusive, `to` exclusive (as the price history's). */
 export interface AnalysisWindow {
   from?: string | undefined;
   to?: string | undefined;
@@ -63,4 +63,21 @@ export const analysisNotFound = (id: string): NotFoundError => new NotFoundError
 export function foundIngredient<T>(row: T | null | undefined, name: string): T {
   if (row == null) throw new NotFoundError(`Ingredient not found: ${name}`);
   return row;
+}
+
+/**
+ * A row of an import written, its refusal (an unknown name) naming the file's line; sync or async alike.
+ * @example atRow(row, () => addAnalysis(db, actor, row.name, row.input, true)) // "line 4: Ingredient not found: Maiz"
+ */
+export function atRow<T>(row: { where: string }, write: () => T): T {
+  const named = (error: unknown) => {
+    if (error instanceof NotFoundError) throw new ValidationError(`${row.where}: ${error.message}`);
+    throw error;
+  };
+  try {
+    const result = write();
+    return (result instanceof Promise ? result.catch(named) : result) as T;
+  } catch (error) {
+    return named(error);
+  }
 }

@@ -9,6 +9,7 @@
  */
 import { Database } from "bun:sqlite";
 import type { SQL } from "bun";
+import { requireTransaction } from "./transaction.ts";
 
 /** One statement to run: which dialect tables hold it, its name there and its arguments. */
 export class Step<T> {
@@ -24,8 +25,27 @@ export class Step<T> {
   }
 }
 
+/**
+ * Statements that do not depend on each other, as one step: SQLite runs them one after another;
+ * PostgreSQL issues them all before awaiting any (one round trip), waits until every one has answered
+ * and then hands back their results in order or throws the first failure, so nothing of a failed write
+ * still runs behind the ROLLBACK TO SAVEPOINT that follows.
+ */
+export class All<T extends unknown[]> {
+  constructor(readonly steps: readonly Step<unknown>[]) {}
+
+  *[Symbol.iterator](): Generator<All<T>, T, unknown> {
+    return (yield this) as T;
+  }
+}
+
+/** @example const [defined, used] = yield* all(q.defined(ws), q.used(ws)) */
+export function all<T extends unknown[]>(...steps: { [K in keyof T]: Step<T[K]> }): All<T> {
+  return new All<T>(steps as readonly Step<unknown>[]);
+}
+
 /** An operation in progress: it yields steps and returns its answer. */
-export type Op<T> = Generator<Step<unknown>, T, unknown>;
+export type Op<T> = Generator<Step<unknown> | All<unknown[]>, T, unknown>;
 
 type Fn = (...args: never[]) => unknown;
 /** A family's statements as SQLite gives them: the connection first, the result at once. */
@@ -52,6 +72,16 @@ export function statements<S extends Record<keyof S, Fn>>(sqlite: SqliteStatemen
   return steps as Statements<S>;
 }
 
+const sqliteStatement = (db: Database, step: Step<unknown>) => step.tables.sqlite[step.name]!(db, ...step.args);
+const pgStatement = (sql: SQL, step: Step<unknown>) => step.tables.pg[step.name]!(sql, ...step.args);
+
+/** Every result in order once all have answered, or the first failure: never settles while one still runs. */
+async function settled(work: Promise<unknown>[]): Promise<unknown[]> {
+  const outcomes = await Promise.allSettled(work);
+  for (const outcome of outcomes) if (outcome.status === "rejected") throw outcome.reason;
+  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
+}
+
 /** Run an operation on SQLite: synchronous, no promise made. */
 export function runSqlite<T>(db: Database, op: Op<T>): T {
   let next = op.next();
@@ -59,7 +89,7 @@ export function runSqlite<T>(db: Database, op: Op<T>): T {
     const step = next.value;
     let result: unknown;
     try {
-      result = step.tables.sqlite[step.name]!(db, ...step.args);
+      result = step instanceof All ? step.steps.map((one) => sqliteStatement(db, one)) : sqliteStatement(db, step);
     } catch (error) {
       next = op.throw(error);
       continue;
@@ -76,7 +106,7 @@ export async function runPg<T>(sql: SQL, op: Op<T>): Promise<T> {
     const step = next.value;
     let result: unknown;
     try {
-      result = await step.tables.pg[step.name]!(sql, ...step.args);
+      result = step instanceof All ? await settled(step.steps.map((one) => pgStatement(sql, one))) : await pgStatement(sql, step);
     } catch (error) {
       next = op.throw(error);
       continue;
@@ -101,3 +131,11 @@ export function operation<A extends unknown[], T>(steps: (...args: A) => Op<T>):
   const run = (conn: Database | SQL, ...args: A) => (conn instanceof Database ? runSqlite(conn, steps(...args)) : runPg(conn, steps(...args)));
   return Object.assign(run, { steps }) as Operation<A, T>;
 }
+
+/**
+ * A multi-statement write outside its owner's transaction is refused on SQLite (a failure half way
+ * would leave half a change). On PostgreSQL every write's owner opens one, and Bun.sql cannot tell a
+ * transaction from the pool: nothing to check.
+ * @example yield* tx.requireTransaction("removeWebhook")
+ */
+export const tx = statements<{ requireTransaction(what: string): void }>({ requireTransaction }, { requireTransaction: async () => {} });

@@ -54,8 +54,6 @@ export interface WebhookStatements {
   setSecret(id: string, secret: string): number;
   deleteWebhook(id: string): number;
   pendingCount(id: string): number;
-  /** SQLite refuses a multi-statement write outside a transaction; on PostgreSQL every write's owner opens one (Bun.sql cannot tell a transaction from the pool). */
-  requireTransaction(what: string): void;
 }
 
 export type WebhookListingRow = Omit<WebhookListing, "events" | "status"> & { events: string | null; enabled: number };

@@ -1,5 +1,5 @@
 /** Webhooks: each operation written once over the statements of src/store/sqlite/webhooks.ts and src/store/pg/webhooks.ts. */
-import { operation, statements } from "./op.ts";
+import { operation, statements, tx } from "./op.ts";
 import { pgWebhooks } from "./pg/webhooks.ts";
 import { sqliteWebhooks } from "./sqlite/webhooks.ts";
 import { noWebhook, webhookListing, webhookRow, type NewWebhook, type WebhookStatements } from "./webhook-rows.ts";
@@ -63,7 +63,7 @@ export const setWebhookSecret = operation(function* (id: string, secret: string)
  * @example removeWebhook(db, "wh_Zp8c1LmQ04sA") // 3
  */
 export const removeWebhook = operation(function* (id: string) {
-  yield* q.requireTransaction("removeWebhook");
+  yield* tx.requireTransaction("removeWebhook");
   const pending = yield* q.pendingCount(id);
   // ON DELETE CASCADE takes the deliveries (and their attempts) with it.
   changed(yield* q.deleteWebhook(id), id);

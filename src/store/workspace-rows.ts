@@ -13,6 +13,4 @@ export interface WorkspaceStatements {
   workspaces(): Workspace[];
   workspaceBySlug(slug: string): Workspace | null;
   insertWorkspace(slug: string, name: string, createdAt: string): void;
-  /** The standard nutrient definitions (src/domain/nutrients.ts), in the caller's transaction. */
-  seedNutrients(workspaceId: number): void;
 }

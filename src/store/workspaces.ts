@@ -1,5 +1,6 @@
 /** Workspaces: each operation written once over the statements of src/store/sqlite/workspaces.ts and src/store/pg/workspaces.ts. */
 import { ConflictError, NotFoundError } from "../domain/errors.ts";
+import { seedNutrients } from "./nutrients.ts";
 import { operation, statements } from "./op.ts";
 import { pgWorkspaces } from "./pg/workspaces.ts";
 import { sqliteWorkspaces } from "./sqlite/workspaces.ts";
@@ -30,6 +31,6 @@ export const createWorkspace = operation(function* (slug: string, name: string, 
   if (yield* q.workspaceBySlug(slug)) throw new ConflictError(`Workspace already exists: ${slug}`);
   yield* q.insertWorkspace(slug, name, now);
   const created = yield* findWorkspace(slug);
-  yield* q.seedNutrients(created.id);
+  yield* seedNutrients.steps(created.id);
   return created;
 });

@@ -1,4 +1,5 @@
 import type { Route } from "../route.ts";
+import { analysisRoutes } from "./analyses.ts";
 import { healthRoutes } from "./health.ts";
 import { formulaRoutes } from "./formulas.ts";
 import { frontierRoutes } from "./frontier.ts";
@@ -20,4 +21,4 @@ import { priceReportRoutes } from "./price-report.ts";
  * The route table: every route the server answers, one file per resource. The router, the OpenAPI
  * document and the contract check of the tests (test/helpers/contract.ts) all read it.
  */
-export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...nutrientRoutes, ...optimizeRoutes, ...batchRoutes, ...sweepRoutes, ...planRoutes, ...frontierRoutes, ...confidenceRoutes, ...priceReportRoutes, ...eventRoutes, ...keyRoutes]);
+export const routes: readonly Route[] = withOpenApi([...healthRoutes, ...metricsRoutes, ...ingredientRoutes, ...analysisRoutes, ...priceHistoryRoutes, ...formulaRoutes, ...costRoutes, ...nutrientRoutes, ...optimizeRoutes, ...batchRoutes, ...sweepRoutes, ...planRoutes, ...frontierRoutes, ...confidenceRoutes, ...priceReportRoutes, ...eventRoutes, ...keyRoutes]);

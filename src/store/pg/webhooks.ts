@@ -27,5 +27,4 @@ export const pgWebhooks: PgStatements<WebhookStatements> = {
     const [row] = (await sql`SELECT count(*)::int AS n FROM deliveries WHERE webhook_id = ${id} AND status = 'pending'`) as { n: number }[];
     return row!.n;
   },
-  requireTransaction: async () => {},
 };

@@ -1,6 +1,5 @@
 /** SQLite's statements for src/store/webhooks.ts. */
 import type { SqliteStatements } from "../op.ts";
-import { requireTransaction } from "../transaction.ts";
 import type { WebhookListingRow, WebhookStatements, WebhookTarget } from "../webhook-rows.ts";
 
 export const sqliteWebhooks: SqliteStatements<WebhookStatements> = {
@@ -31,5 +30,4 @@ export const sqliteWebhooks: SqliteStatements<WebhookStatements> = {
   setSecret: (db, id, secret) => db.query("UPDATE webhooks SET secret = ? WHERE id = ?").run(secret, id).changes,
   deleteWebhook: (db, id) => db.query("DELETE FROM webhooks WHERE id = ?").run(id).changes,
   pendingCount: (db, id) => (db.query("SELECT count(*) AS n FROM deliveries WHERE webhook_id = ? AND status = 'pending'").get(id) as { n: number }).n,
-  requireTransaction,
 };

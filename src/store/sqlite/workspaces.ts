@@ -1,5 +1,4 @@
 /** SQLite's statements for src/store/workspaces.ts. */
-import { seedNutrients } from "../nutrients.ts";
 import type { SqliteStatements } from "../op.ts";
 import type { Workspace, WorkspaceStatements } from "../workspace-rows.ts";
 
@@ -11,5 +10,4 @@ export const sqliteWorkspaces: SqliteStatements<WorkspaceStatements> = {
   insertWorkspace: (db, slug, name, createdAt) => {
     db.query("INSERT INTO workspaces (slug, name, created_at) VALUES (?, ?, ?)").run(slug, name, createdAt);
   },
-  seedNutrients,
 };
