@@ -5,7 +5,9 @@
  */
 import type { SQL } from "bun";
 import { writeFormulaImport, checkIngredientImport, writeIngredientImport } from "../store/pg/imports.ts";
-import { listIngredients, listPrices } from "../store/pg/ingredients.ts";
+import { listIngredientDetails, listIngredients, listPrices } from "../store/pg/ingredients.ts";
+import { writeAnalysisImport } from "../store/pg/analyses.ts";
+import { demoAnalyses } from "./analyses.ts";
 import { createKey } from "../store/keys.ts";
 import { writeNutrientImport } from "../store/nutrients.ts";
 import { pricesInEffect, recordPrice } from "../store/pg/price-history.ts";
@@ -28,6 +30,8 @@ export async function seedDemo(sql: SQL, now: string): Promise<DemoWorkspace> {
     for (const ingredient of await listPrices(tx, ws.id)) {
       for (const quote of demoQuotes(ingredient, Date.parse(now), demoWeeks(now))) await recordPrice(tx, ws.id, ingredient.name, { ...quote, source: "demo" });
     }
+    const books = new Map((await listIngredientDetails(tx, ws.id)).map((i) => [i.name, i.nutrients]));
+    await writeAnalysisImport(tx, { workspaceId: ws.id, keyId: null, now }, demoAnalyses(books, now), false);
     const formulas = [];
     for (const f of demoFormulas()) formulas.push(pricedOnItsDay(f, await pricesInEffect(tx, ws.id, f.formula.createdAt ?? now)));
     const saved = await writeFormulaImport(tx, ws.id, formulas, options);

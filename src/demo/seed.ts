@@ -10,7 +10,9 @@ import { parseFormulaFile, type FileFormula } from "../domain/formula-file.ts";
 import { createKey } from "../store/keys.ts";
 import { readNutrientFile } from "../domain/nutrient-file.ts";
 import { checkIngredientImport, writeFormulaImport, writeIngredientImport } from "../store/imports.ts";
-import { listIngredients, listPrices } from "../store/ingredients.ts";
+import { listIngredientDetails, listIngredients, listPrices } from "../store/ingredients.ts";
+import { writeAnalysisImport } from "../store/analyses.ts";
+import { demoAnalyses } from "./analyses.ts";
 import { writeNutrientImport } from "../store/nutrients.ts";
 import { pricesInEffect, recordPrice } from "../store/price-history.ts";
 import { transaction } from "../store/transaction.ts";
@@ -51,6 +53,8 @@ export function seedDemo(db: Database, now: string): DemoWorkspace {
     for (const ingredient of listPrices(db, ws.id)) {
       for (const quote of demoQuotes(ingredient, Date.parse(now), demoWeeks(now))) recordPrice(db, ws.id, ingredient.name, { ...quote, source: "demo" });
     }
+    const books = new Map(listIngredientDetails(db, ws.id).map((i) => [i.name, i.nutrients]));
+    writeAnalysisImport(db, { workspaceId: ws.id, keyId: null, now }, demoAnalyses(books, now), false);
     const saved = writeFormulaImport(db, ws.id, demoFormulas().map((f) => pricedOnItsDay(f, pricesInEffect(db, ws.id, f.formula.createdAt ?? now))), options);
     const key = (write: boolean) => createKey(db, demoKey(ws.id, write, now));
     return { ingredients: added, formulas: saved.length, readKey: key(false), writeKey: key(true) };

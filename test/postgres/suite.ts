@@ -66,8 +66,10 @@ export const BACKEND_NEUTRAL: readonly string[] = [
   "test/plan-carbon.test.ts",
   "test/plan-ratio-repairs.test.ts",
   "test/analyses-store.test.ts",
+  "test/confidence-http.test.ts",
   "test/analyses-http.test.ts",
   "test/analyses-cli.test.ts",
+  "test/demo-analyses.test.ts",
 ];
 
 /** Need a cluster, so only make test-postgres runs them (named *.pg.ts: `bun test` alone does not find them). */
