@@ -7,7 +7,7 @@
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef } from "preact/hooks";
-import { money, PER_T } from "./format.ts";
+import { money, PER_T, shortDay } from "./format.ts";
 
 export interface StepPoint {
   /** Milliseconds since the epoch. */
@@ -72,7 +72,8 @@ export function StepChart(props: { points: readonly StepPoint[]; to: number; lab
             legend: { show: false },
             cursor: { y: false },
             scales: { x: { time: true } },
-            axes: [themed(), themed({ size: 64, values: (_, vals) => vals.map((v) => `${v}`), label: props.yLabel })],
+            // Days as the rest of the console writes them ("5 Jun"), not uPlot's month/day.
+            axes: [themed({ values: (_, ticks) => ticks.map((t) => shortDay(t * 1000)) }), themed({ size: 64, values: (_, vals) => vals.map((v) => `${v}`), label: props.yLabel })],
             series: [
               {},
               {
@@ -135,7 +136,8 @@ export function XYChart(props: { xs: readonly number[]; lines: readonly Line[]; 
         new uPlot(
           {
             ...size,
-            legend: { show: props.lines.length > 1 },
+            // The series' names only: values under the cursor would read "--" until a person points.
+            legend: { show: props.lines.length > 1, live: false },
             cursor: { y: false },
             scales: { x: { time: false }, y: {}, ...(props.yLabels.length > 1 ? { y2: {} } : {}) },
             axes: [themed({ label: props.xLabel }), axis(0), ...(props.yLabels.length > 1 ? [axis(1)] : [])],

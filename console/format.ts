@@ -16,8 +16,8 @@ function fmt(min: number, max: number, sign = false): Intl.NumberFormat {
  * formats through these; no page picks its own decimals.
  */
 
-/** Money (a price, a cost, what a tonne is worth): 2 decimals, thousands grouped. @example money(1234.5) // "1,234.50" */
-export const money = (n: number): string => fmt(2, 2).format(n);
+/** Money (a price, a cost, what a tonne is worth): 2 decimals, thousands grouped, a true minus. @example money(1234.5) // "1,234.50" */
+export const money = (n: number): string => fmt(2, 2).format(n).replace("-", "−");
 /** Per tonne from per batch (the API's formula costs are per batch of batchSize kg), at 2 decimals. @example perTon(746.53, 2000) // 373.27 */
 export const perTon = (cost: number, batchSize: number): number => Math.round((cost / batchSize) * 100000) / 100;
 /** A change of money: 2 decimals, always signed. @example change(-3.6) // "−3.60" */
@@ -36,6 +36,8 @@ export const tonnes = (n: number): string => fmt(1, 1).format(n);
 export const co2e = (n: number): string => fmt(1, 1).format(n);
 /** A formula's shadow price (cost per tonne per unit of a limit): 4 decimals. @example shadow(-0.5) // "−0.5000" */
 export const shadow = (n: number): string => fmt(4, 4).format(n).replace("-", "−");
+/** A probability (the API's, 4 decimals) in %: 2 decimals. @example odds(0.95) // "95.00" */
+export const odds = (p: number): string => fmt(2, 2).format(p * 100);
 /** A whole count (requests, formulas, kg of a batch size). @example count(2000) // "2,000" */
 export const count = (n: number): string => fmt(0, 0).format(n);
 /**
@@ -54,6 +56,9 @@ const timeFmt = new Intl.DateTimeFormat("en-GB", { year: "numeric", month: "shor
 export const day = (iso: string): string => dateFmt.format(new Date(iso));
 /** A day and time, UTC. */
 export const instant = (iso: string): string => `${timeFmt.format(new Date(iso))} UTC`;
+const shortDayFmt = new Intl.DateTimeFormat("en-GB", { month: "short", day: "numeric", timeZone: "UTC" });
+/** A chart's day tick, UTC, as the console writes days elsewhere. @example shortDay(Date.parse("2026-06-05")) // "5 Jun" */
+export const shortDay = (ms: number): string => shortDayFmt.format(new Date(ms));
 /** YYYY-MM-DD of an instant, UTC. */
 export const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 

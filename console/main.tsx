@@ -15,11 +15,11 @@ import { FormulaPage } from "./pages/formula.tsx";
 import { OptimizePage } from "./pages/optimize.tsx";
 import { ReportsPage } from "./pages/reports.tsx";
 import { EventsPage } from "./pages/events.tsx";
-import { Coming, COMING_LINKS } from "./pages/coming.tsx";
 import { BatchPage } from "./pages/batch.tsx";
 import { SweepPage } from "./pages/sweep.tsx";
 import { FrontierPage } from "./pages/frontier.tsx";
 import { PlansPage } from "./pages/plans.tsx";
+import { ConfidencePage } from "./pages/confidence.tsx";
 import { PlanPage } from "./pages/plan.tsx";
 
 interface Screen {
@@ -48,8 +48,7 @@ function screenFor(parts: readonly string[]): Screen {
   if (first === "formulas" && second && third === "sweep") return { title: "Sweep", section: "formulas", body: () => <SweepPage id={second} /> };
   if (first === "formulas" && second && third === "frontier") return { title: "Frontier", section: "formulas", body: () => <FrontierPage id={second} /> };
   if (first === "formulas" && second && third === "batch-sheet") return { title: "Batch sheet", section: "formulas", body: () => <BatchPage id={second} /> };
-  const coming = COMING_LINKS.find((c) => c.part === third);
-  if (first === "formulas" && second && coming) return { title: `${coming.label} · ${second}`, section: "formulas", body: () => <Coming what={coming.label} back={href(["formulas", second])} /> };
+  if (first === "formulas" && second && third === "confidence") return { title: "Confidence", section: "formulas", body: () => <ConfidencePage id={second} /> };
   if (first === "plans" && !second) return { title: "Plans", section: "plans", body: () => <PlansPage /> };
   if (first === "plans" && second && !third) return { title: `Plan ${second}`, section: "plans", body: () => <PlanPage id={second} /> };
   if (first === "reports") return { title: "Reports", section: "reports", body: () => <ReportsPage /> };

@@ -175,9 +175,9 @@ export function Sparkline(props: { points: readonly { t: number; v: number; out:
 }
 
 /** Where a value sits against its min and max: a bar with the allowed band and the achieved mark. */
-export function LimitBar(props: { value: number | null; min: number | null; max: number | null; label: string; tolerance?: number }) {
+export function LimitBar(props: { value: number | null; min: number | null; max: number | null; label: string }) {
   const { value, min, max } = props;
-  const tol = props.tolerance ?? 1e-9;
+  const tol = 1e-9;
   const top = Math.max(value ?? 0, max ?? 0, min ?? 0) * 1.15 || 1;
   const w = 200;
   const px = (v: number) => Math.max(0, Math.min(w, (v / top) * w));

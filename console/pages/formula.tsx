@@ -1,7 +1,7 @@
 /**
  * Formula: its composition, each nutrient against its limits as a bar with its unit, its cost per
  * tonne over time (the composition priced at each day's prices, from the one price-history call the
- * Prices page makes too), links to optimize and the pages to come; a write key edits it here.
+ * Prices page makes too), links to Optimize, Sweep, Frontier, Batch sheet and Confidence; a write key edits it here.
  */
 import { useEffect, useState } from "preact/hooks";
 import { session } from "../api.ts";
@@ -13,7 +13,6 @@ import { heading, href, Link } from "../router.tsx";
 import { useResource } from "../resource.ts";
 import type { Envelope, FormulaDetail, PriceHistoryReport } from "../types.ts";
 import { Empty, LimitBar, limitText, Loaded, Num, Table } from "../ui.tsx";
-import { COMING_LINKS } from "./coming.tsx";
 import { FormulaEditor } from "./formula-edit.tsx";
 
 /** The pages that work on one formula, beside Optimize. */
@@ -21,6 +20,7 @@ const FORMULA_TOOLS = [
   { part: "sweep", label: "Sweep" },
   { part: "frontier", label: "Frontier" },
   { part: "batch-sheet", label: "Batch sheet" },
+  { part: "confidence", label: "Confidence" },
 ] as const;
 
 
@@ -111,11 +111,6 @@ export function FormulaPage(props: { id: string }) {
                 {t.label}
               </Link>
             ))}
-            {COMING_LINKS.map((c) => (
-              <Link key={c.part} href={href(["formulas", f.id, c.part])} class="button secondary">
-                {c.label}
-              </Link>
-            ))}
             {canWrite && !editing ? (
               <button type="button" onClick={() => setEditing(true)}>
                 Edit formula
@@ -156,7 +151,7 @@ export function FormulaPage(props: { id: string }) {
               <ul class="limits">
                 {f.constraints.ingredients.map((l) => (
                   <li key={l.name}>
-                    {l.name}: {limitText(l.min, l.max, (n) => `${share(n)} %`)}
+                    {l.name}: {limitText(l.min, l.max, (n) => `${value(n)} %`)}
                   </li>
                 ))}
                 {f.constraints.ratios.map((r) => (

@@ -176,7 +176,8 @@ export function OptimizePage(props: { id: string }) {
               <span class="label">Optimum</span> <Num value={money(last.optimized.costPerTon)} unit={PER_T} class="big" />
             </p>
             <p>
-              <span class="label">Saving</span> <Num value={money(last.saving.perTon)} unit={PER_T} class="big good" /> <span class="small">({pct(last.saving.percent)}; {money(last.saving.perBatch)} per batch)</span>
+              <span class="label">Saving</span> <Num value={money(last.saving.perTon)} unit={PER_T} class={last.saving.perTon < 0 ? "big saving up" : "big saving good"} /> <span class="small">({pct(last.saving.percent)}; {money(last.saving.perBatch)} per batch)</span>
+              {last.saving.perTon < 0 ? <span class="small">The optimum costs more: the saved mix uses an ingredient now out of stock, or misses a limit.</span> : null}
             </p>
           </div>
           {session.value?.write ? <SaveOptimum formula={formula.state === "ready" ? formula.data.data : null} result={last} /> : null}

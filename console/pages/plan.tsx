@@ -10,7 +10,8 @@ import { change, day, money, PER_T, share, T, tonnes, value } from "../format.ts
 import { heading, href, Link } from "../router.tsx";
 import { useResource } from "../resource.ts";
 import type { Envelope, Plan, PlanResult, PlanUsage } from "../types.ts";
-import { limitUnit, useUnits } from "../nutrients.ts";
+import { limitUnit, useUnits, type Units } from "../nutrients.ts";
+import { CandidatesSwitch, candidatesOf } from "../formula-tools.tsx";
 import { Empty, LimitBar, limitText, Loaded, Num, Table } from "../ui.tsx";
 
 type Line = PlanResult["formulas"][number];
@@ -23,9 +24,8 @@ function bindingText(u: PlanUsage): string {
   return `the contract's minimum of ${tonnes(u.minTons!)} ${T} is all the plan takes${sp === null ? "" : `: each tonne it must take costs the plan ${sp} beyond its price`}.`;
 }
 
-function Result(props: { r: PlanResult; plan: Plan }) {
-  const { r } = props;
-  const units = useUnits();
+function Result(props: { r: PlanResult; plan: Plan; units: Units }) {
+  const { r, units } = props;
   if (r.status === "infeasible")
     return (
       <div class="note error" role="alert" data-status="infeasible">
@@ -93,7 +93,7 @@ function Result(props: { r: PlanResult; plan: Plan }) {
       )}
       <h2>Shared stock</h2>
       <Table
-        caption="Use of each ingredient against its supply, in tonnes over the plan"
+        caption="Use of each ingredient against its supply, in tonnes over the plan, and what one more tonne of a bound that binds changes the plan's cost by"
         rows={usage}
         rowKey={(u) => u.name}
         rowClass={(u) => (u.bound ? "binds" : "")}
@@ -105,11 +105,10 @@ function Result(props: { r: PlanResult; plan: Plan }) {
             id: "bar",
             label: "Against the supply",
             wide: true,
-            // The mixes are rounded to 0.0001 %, so a bound that binds may be passed by a few kilograms.
-            cell: (u) => (supplied.has(u.name) ? <LimitBar tolerance={0.05} value={u.tons} min={u.minTons} max={u.maxTons} label={`${u.name}: ${tonnes(u.tons)} t used against ${limitText(u.minTons, u.maxTons, tonnes)} t`} /> : null),
+            cell: (u) => (supplied.has(u.name) ? <LimitBar value={u.tons} min={u.minTons} max={u.maxTons} label={`${u.name}: ${tonnes(u.tons)} t used against ${limitText(u.minTons, u.maxTons, tonnes)} t`} /> : null),
           },
           { id: "binds", label: "Binds", wide: true, cell: (u) => (u.bound === "max" ? "max: all used" : u.bound === "min" ? "min: taken because it must be" : "—") },
-          { id: "shadow", label: "One more tonne", num: true, cell: (u) => (u.shadowPrice === null ? "—" : <Num value={change(u.shadowPrice)} unit={`${PER_T} on the plan`} />) },
+          { id: "shadow", label: "One more tonne", num: true, cell: (u) => (u.shadowPrice === null ? "—" : <Num value={change(u.shadowPrice)} unit={PER_T} />) },
         ]}
       />
       <h2>Mixes</h2>
@@ -145,8 +144,11 @@ export function PlanPage(props: { id: string }) {
   const path = `/v1/plans/${encodeURIComponent(props.id)}`;
   const plan = useResource<Envelope<Plan>>(path);
   const p = plan.state === "ready" ? plan.data.data : null;
+  // Asked at once, beside the plan, so the units are in before the solve's answer needs them.
+  const units = useUnits();
+  const candidates = candidatesOf();
   // The solve waits for the plan: a plan that does not exist is said once, by the plan's own request.
-  const result = useResource<Envelope<PlanResult>>(p ? `${path}/optimize` : null);
+  const result = useResource<Envelope<PlanResult>>(p ? `${path}/optimize${candidates === "all" ? "?candidates=all" : ""}` : null);
   useEffect(() => {
     if (p) heading.value = `Plan · ${p.name}`;
   }, [p?.name]);
@@ -159,8 +161,9 @@ export function PlanPage(props: { id: string }) {
               {pl.lines.length} {pl.lines.length === 1 ? "formula" : "formulas"} · <Num value={tonnes(pl.lines.reduce((s, l) => s + l.tons, 0))} unit={T} /> ·{" "}
               {pl.supply.length === 0 ? "no supply limit" : `${pl.supply.length} supply ${pl.supply.length === 1 ? "limit" : "limits"}`} · changed {day(pl.updatedAt)}
             </p>
+            <CandidatesSwitch formulaLabel="Each formula's own ingredients" />
             <Loaded res={result} what="the optimized plan (every formula together under the shared supply)" rows={8}>
-              {({ data: r }) => <Result r={r} plan={pl} />}
+              {({ data: r }) => <Result r={r} plan={pl} units={units} />}
             </Loaded>
           </>
         )}

@@ -113,7 +113,7 @@ function CostChanges() {
                     },
                   },
                   { id: "pct", label: "Change %", num: true, cell: (r) => pct(r.changePercent) },
-                  { id: "drivers", label: "Moved by", cell: (r) => r.drivers.slice(0, 3).map((d) => `${d.name} ${money(d.priceThen)} → ${money(d.priceNow)}`).join("; ") },
+                  { id: "drivers", label: "Moved by", cell: (r) => r.drivers.slice(0, 3).map((d) => `${d.name} ${money(d.priceThen)} → ${money(d.priceNow)} ${PER_T}`).join("; ") },
                 ]}
               />
             )}

@@ -116,7 +116,7 @@ describe("the console's pages show what the API gives the same key", () => {
     const r = await site.api<Env<{ saving: { perTon: number }; optimized: { ingredients: { name: string; percent: number }[] }; excluded: { name: string }[] }>>(
       "/v1/formulas/broiler-starter/optimize?candidates=formula",
     );
-    expect(await page.locator(".facts .big.good").textContent()).toBe(`${money(r.data.saving.perTon)} /t`);
+    expect(await page.locator(".facts .saving").textContent()).toBe(`${money(r.data.saving.perTon)} /t`);
     const names = await column(page, "Saved mix beside the optimum", "name");
     const optimum = await column(page, "Saved mix beside the optimum", "optimum");
     for (const i of r.data.optimized.ingredients) expect(optimum[names.indexOf(i.name)]).toBe(`${fixed(i.percent, 4)} %`);
@@ -129,7 +129,7 @@ describe("the console's pages show what the API gives the same key", () => {
     const what = "Soybean meal 48%";
     const r = await site.api<Env<{ saving: { perTon: number } }>>(`/v1/formulas/broiler-starter/optimize?candidates=formula&price=${encodeURIComponent(`${what}=350`)}`);
     await page.getByLabel(what, { exact: true }).fill("350");
-    await page.locator(".facts .big.good", { hasText: `${money(r.data.saving.perTon)} /t` }).waitFor();
+    await page.locator(".facts .saving", { hasText: `${money(r.data.saving.perTon)} /t` }).waitFor();
     const before = await site.api<Env<{ price: number }>>(`/v1/prices/${encodeURIComponent(what)}`);
     expect(before.data.price).not.toBe(350);
     expect(watch.api.some((a) => a.includes("price=Soybean%20meal%2048%25%3D350"))).toBe(true);
@@ -205,9 +205,42 @@ describe("the console's pages show what the API gives the same key", () => {
     await clean(page, watch);
   });
 
-  test("Pages whose API is still to come say so, and nothing fails", async () => {
-    const { page, watch } = await visit("/console/formulas/broiler-starter/confidence");
-    expect(await page.locator(".coming").textContent()).toContain("is coming");
+  test("Confidence: the cost at each level, and the odds at the level chosen, are the API's; a new level is asked in percent", async () => {
+    const { page, watch } = await visit("/console/formulas/broiler-starter/confidence?confidence=0.9");
+    const curve = await site.api<Env<{ points: { confidence: number; costPerTon: number | null }[] }>>("/v1/formulas/broiler-starter/confidence?candidates=formula");
+    const levels = "Cost of the least-cost mix at each confidence level";
+    expect(await column(page, levels, "level")).toEqual(curve.data.points.map((p) => `${fixed(p.confidence * 100, 2)} %`));
+    expect(await column(page, levels, "cost")).toEqual(curve.data.points.map((p) => (p.costPerTon === null ? "no mix" : `${money(p.costPerTon)} /t`)));
+    expect(Number(await page.locator(".chart").getAttribute("data-points"))).toBe(curve.data.points.length);
+
+    type AtLevel = { optimized: { costPerTon: number; odds: Record<string, { mean: number; probabilityMin: number | null; probabilityMax: number | null }> }; premium: number };
+    const at = await site.api<Env<AtLevel>>("/v1/formulas/broiler-starter/optimize?candidates=formula&confidence=0.9");
+    const odds = "Odds of each nutrient limit in the mix at 90.00 %";
+    const keys = Object.keys(at.data.optimized.odds);
+    const shown = await column(page, odds, "key");
+    expect(shown.map((k) => /\(([^)]+)\)$/.exec(k)?.[1] ?? k)).toEqual(keys);
+    const p = (v: number | null) => (v === null ? "—" : `${fixed(v * 100, 2)} %`);
+    expect(await column(page, odds, "min")).toEqual(keys.map((k) => p(at.data.optimized.odds[k]!.probabilityMin)));
+    expect(await column(page, odds, "max")).toEqual(keys.map((k) => p(at.data.optimized.odds[k]!.probabilityMax)));
+    expect((await column(page, odds, "mean")).map((m) => m.split(" ")[0])).toEqual(keys.map((k) => num(at.data.optimized.odds[k]!.mean)));
+    expect(await page.locator(".facts").textContent()).toContain(`${money(at.data.optimized.costPerTon)} /t`);
+
+    await page.getByLabel(/^Confidence/).fill("95");
+    await page.getByRole("button", { name: "Show the odds" }).click();
+    await page.waitForURL(/confidence=0\.95/);
+    await page.locator("caption", { hasText: "Odds of each nutrient limit in the mix at 95.00 %" }).waitFor();
+    expect(watch.api.some((a) => a.endsWith("/optimize?candidates=formula&confidence=0.95"))).toBe(true);
+    await clean(page, watch);
+  });
+
+  test("Confidence: a level the API refuses is said in its words", async () => {
+    const { page, watch } = await visit("/console/formulas/broiler-starter/confidence?confidence=2");
+    const res = await fetch(`${site.url}/v1/formulas/broiler-starter/optimize?candidates=formula&confidence=2`, { headers: { "X-API-Key": site.readKey } });
+    expect(res.status).toBe(400);
+    const message = ((await res.json()) as { message: string }).message;
+    expect(await page.locator("[role=alert] p").first().textContent()).toBe(`Could not load the optimum at this level: ${message}`);
+    // The browser logs the refused request itself; nothing else may be logged.
+    watch.errors = watch.errors.filter((e) => !(e.includes("400") && e.includes("confidence=2")));
     await clean(page, watch);
   });
 });

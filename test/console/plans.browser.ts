@@ -86,7 +86,7 @@ describe("the Plans pages show what the plans API gives the same key", () => {
     for (const u of r.usage) expect(used[names.indexOf(u.name)]).toBe(`${tonnes(u.tons)} t`);
     expect((await column(page, usage, "supply"))[0]).toBe(`≤ ${tonnes(capped.maxTons)} t`);
     expect((await column(page, usage, "binds"))[0]).toBe("max: all used");
-    expect((await column(page, usage, "shadow"))[0]).toBe(`${signed(bound.shadowPrice!)} /t on the plan`);
+    expect((await column(page, usage, "shadow"))[0]).toBe(`${signed(bound.shadowPrice!)} /t`);
     const binding = (await page.locator("ul.binding").textContent())!;
     expect(binding).toContain(`${capped.name}: all ${tonnes(capped.maxTons)} t available are used`);
     if (bound.shadowPrice !== null && bound.shadowPrice !== 0) expect(binding).toContain(`lower the plan's cost by ${money(Math.abs(bound.shadowPrice))}`);

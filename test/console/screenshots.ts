@@ -23,13 +23,13 @@ const PAGES: { file: string; path: string; then?: (page: import("playwright-core
   { file: "sweep", path: `/console/formulas/broiler-starter/sweep?ingredient=${encodeURIComponent("Soybean meal 48%")}&from=250&to=750` },
   { file: "frontier", path: "/console/formulas/broiler-starter/frontier" },
   { file: "plans", path: "/console/plans" },
-  { file: "plan", path: "/console/plans/december", then: (page) => page.locator("details summary").first().click() },
-  { file: "coming", path: "/console/formulas/broiler-starter/confidence" },
+  { file: "plan", path: "/console/plans/december?candidates=all", then: (page) => page.locator("details summary").first().click() },
+  { file: "confidence", path: "/console/formulas/broiler-starter/confidence" },
 ];
 /** `bun test/console/screenshots.ts plan`: only the pages whose file name starts with it (to look at one page while working on it). */
 const only = process.argv[2] ?? "";
 
-/** A month of two broiler feeds sharing the maize there is (less than they would use each alone): a supply that binds. */
+/** A month of two broiler feeds sharing the cereal there is (90 % of what they would use, any ingredient in stock a candidate): a supply that binds. */
 async function putDecember(site: ConsoleSite): Promise<void> {
   const put = (body: unknown) =>
     fetch(`${site.url}/v1/plans/december`, { method: "PUT", headers: { "X-API-Key": site.writeKey, "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -38,9 +38,9 @@ async function putDecember(site: ConsoleSite): Promise<void> {
     { formula: "broiler-grower", tons: 3000 },
   ];
   await put({ name: "December", lines });
-  const free = await site.api<{ data: { usage: { name: string; tons: number }[] } }>("/v1/plans/december/optimize");
-  const maize = free.data.usage.find((u) => u.name === "Maize");
-  await put({ name: "December", lines, supply: maize ? [{ name: "Maize", minTons: null, maxTons: Math.floor(maize.tons * 0.9) }] : [] });
+  const free = await site.api<{ data: { usage: { name: string; tons: number }[] } }>("/v1/plans/december/optimize?candidates=all");
+  const most = [...free.data.usage].sort((a, b) => b.tons - a.tons)[0]!;
+  await put({ name: "December", lines, supply: [{ name: most.name, minTons: null, maxTons: Math.floor(most.tons * 0.9) }] });
 }
 
 mkdirSync(OUT, { recursive: true });

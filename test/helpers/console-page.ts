@@ -10,8 +10,8 @@ import { openPage, settled, signIn, type Watch } from "./browser.ts";
 import type { ConsoleSite } from "./console-site.ts";
 
 const fixedFormat = (digits: number) => new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-/** Money at 2 decimals. */
-export const money = (n: number) => fixedFormat(2).format(n);
+/** Money at 2 decimals, with the minus sign the console prints. */
+export const money = (n: number) => fixedFormat(2).format(n).replace("-", "−");
 /** A fixed number of decimals, thousands grouped. */
 export const fixed = (n: number, digits: number) => fixedFormat(digits).format(n);
 /** A signed change at 2 decimals, with the minus sign the console prints. */
