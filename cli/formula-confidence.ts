@@ -35,9 +35,9 @@ export function registerFormulaConfidence(group: Command, io: Io): void {
     group
       .command("confidence <id>")
       .description("what each extra point of assurance costs: the least-cost mix meeting every nutrient limit with each probability from --from to --to")
-      .option("--from <p>", "the lowest probability (0.5 to 0.999, default 0.5)", probabilityOption("from"), 0.5)
-      .option("--to <p>", "the highest probability (0.5 to 0.999, default 0.99)", probabilityOption("to"), 0.99)
-      .option("--points <n>", `how many evenly spaced probabilities (${CURVE_POINTS.min} to ${CURVE_POINTS.max}, default ${CURVE_POINTS.default})`, intInRange("--points", CURVE_POINTS.min, CURVE_POINTS.max), CURVE_POINTS.default)
+      .option("--from <p>", "the lowest probability (0.5 to 0.999)", probabilityOption("from"), 0.5)
+      .option("--to <p>", "the highest probability (0.5 to 0.999)", probabilityOption("to"), 0.99)
+      .option("--points <n>", `how many evenly spaced probabilities (${CURVE_POINTS.min} to ${CURVE_POINTS.max})`, intInRange("--points", CURVE_POINTS.min, CURVE_POINTS.max), CURVE_POINTS.default)
       .option("--analyses-since <date>", SINCE_HELP, sinceOption)
       .option("--include <names>", "extra candidate ingredients, comma-separated")
       .option("--price <NAME=VALUE>", "a what-if price per ton (repeatable; never stored)", collectPrice, new Map<string, number>())
@@ -64,8 +64,8 @@ export function registerFormulaConfidence(group: Command, io: Io): void {
         }),
       ),
     [
-      "feedbase formula confidence broiler-starter",
-      "feedbase formula confidence broiler-starter --from 0.8 --to 0.99 --points 20",
+      "feedbase formula confidence layer-phase-1",
+      "feedbase formula confidence turkey-starter --from 0.8 --to 0.99 --points 20",
       "feedbase formula confidence layer-phase-1 --analyses-since 2026-01-01 --json",
     ],
   );

@@ -135,7 +135,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
       "feedbase formula optimize swine-grower --candidates all",
       "feedbase formula optimize broiler-starter --max-co2e 550 --include 'Soybean meal 48% US'",
       "feedbase formula optimize broiler-starter --save-as 'Broiler starter (Nov)' --id broiler-starter-nov",
-      "feedbase formula optimize broiler-starter --confidence 0.95",
+      "feedbase formula optimize layer-phase-1 --confidence 0.95",
     ],
   );
 }

@@ -11,7 +11,7 @@ import * as analyses from "../store/pg/analyses.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import * as costs from "../store/pg/costs.ts";
 import * as deliveryAdmin from "../store/pg/delivery-admin.ts";
-import * as formulas from "../store/pg/formulas.ts";
+import * as formulas from "../store/formulas.ts";
 import * as imports from "../store/pg/imports.ts";
 import * as ingredients from "../store/pg/ingredients.ts";
 import * as keys from "../store/keys.ts";
@@ -53,7 +53,7 @@ const OPS: PgAdminOps = {
   formulaCost: costs.formulaCost,
   costChanges: costs.costChanges,
   priceHistory: priceHistory.priceHistory,
-  deleteFormula: changes.deleteFormula,
+  deleteFormula: formulas.deleteFormula,
   deleteIngredient: changes.deleteIngredient,
   importIngredients: imports.importIngredients,
   importFormulas: imports.importFormulas,

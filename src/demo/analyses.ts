@@ -1,8 +1,8 @@
 /**
  * The demo's lab analyses: for the ingredients a mill analyses most, 6 to 10 results each over the
- * last 360 days, spread as lots really are (docs/analyses.md: soybean meal CP sd about 1.4 %, maize
- * 0.6 %), so the confidence optimization and its curve have something to show from the first
- * `make run`. Seeded: the same day gives the same analyses.
+ * last 360 days, of the nutrients the demo's formulas limit, spread as lots really are
+ * (docs/analyses.md: soybean meal CP sd about 1.4 %, maize 0.6 %), so the confidence optimization and
+ * its curve have something to show from the first `make run`. Seeded: the same day gives the same analyses.
  */
 import type { AnalysisFileRow } from "../domain/analysis-file.ts";
 import { round } from "../domain/formula-math.ts";
@@ -10,19 +10,20 @@ import { seeded } from "../domain/random.ts";
 
 /** Per ingredient, the sd across lots of each key a lab reports for it (in the key's unit, as fed). */
 export const DEMO_SPREADS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
-  Maize: { CP: 0.6, EE: 0.3, Lys: 0.02, ME_poultry: 45 },
-  Wheat: { CP: 1.0, Lys: 0.03, ME_poultry: 60 },
-  Barley: { CP: 0.9, CF: 0.6, ME_poultry: 70 },
+  Maize: { CP: 0.6, CF: 0.3, EE: 0.3, ME_poultry: 45, NE_swine: 40, dLys: 0.02, SID_Lys: 0.02 },
+  Wheat: { CP: 1.0, CF: 0.3, ME_poultry: 60, NE_swine: 50, dLys: 0.03, SID_Lys: 0.03 },
+  Barley: { CP: 0.9, CF: 0.6, ME_poultry: 70, NE_swine: 50 },
   "Sorghum (low tannin)": { CP: 0.8 },
-  "Corn DDGS": { CP: 1.5, EE: 1.0, Lys: 0.1 },
-  "Soybean meal 44%": { CP: 1.4, Lys: 0.1, Met: 0.03, CF: 0.5 },
-  "Soybean meal 48%": { CP: 1.4, Lys: 0.1, Met: 0.03, CF: 0.4 },
+  "Corn DDGS": { CP: 1.5, CF: 0.5, EE: 1.0, dLys: 0.1, SID_Lys: 0.1 },
+  "Soybean meal 44%": { CP: 1.4, CF: 0.5, ME_poultry: 60, NE_swine: 50, dLys: 0.1, dMetCys: 0.04, dThr: 0.05, SID_Lys: 0.1, SID_MetCys: 0.04, SID_Thr: 0.05 },
+  "Soybean meal 48%": { CP: 1.4, CF: 0.4, ME_poultry: 60, NE_swine: 50, dLys: 0.1, dMetCys: 0.04, dThr: 0.05, SID_Lys: 0.1, SID_MetCys: 0.04, SID_Thr: 0.05 },
   "Full-fat soybean (extruded)": { CP: 1.2, EE: 1.0 },
-  "Canola meal": { CP: 1.3, Lys: 0.1 },
+  "Canola meal": { CP: 1.3, CF: 0.8, dLys: 0.1, SID_Lys: 0.1 },
   "Sunflower meal": { CP: 1.8, CF: 1.2 },
-  "Fish meal 62%": { CP: 1.5, Lys: 0.15, Ca: 0.4 },
-  "Meat and bone meal 50%": { CP: 2.0, Ca: 1.0 },
+  "Fish meal 62%": { CP: 1.5, Ca: 0.4, avP: 0.2, dLys: 0.15 },
+  "Meat and bone meal 50%": { CP: 2.0, Ca: 1.0, avP: 0.4, STTD_P: 0.4 },
   Limestone: { Ca: 0.6 },
+  "Dicalcium phosphate": { Ca: 0.5, avP: 0.3, STTD_P: 0.3 },
 };
 
 const DAY_MS = 86_400_000;

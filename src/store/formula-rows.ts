@@ -19,3 +19,27 @@ export function formulaDetailOf(row: FormulaRow, ingredients: FormulaDetail["ing
   const limits = { nutrients: stored.nutrients ?? [], ingredients: stored.ingredients ?? [], ratios: stored.ratios ?? [] };
   return { ...summary, ingredients, nutrients: JSON.parse(nutrients), constraints: limits };
 }
+
+/** Optional, additive list filters (exact, case-sensitive matches). */
+export interface FormulaFilters {
+  species?: string | undefined;
+  subcategory?: string | undefined;
+}
+
+/** The statements of src/store/formulas.ts, each dialect's in src/store/sqlite/formulas.ts and src/store/pg/formulas.ts. */
+export interface FormulaStatements {
+  /** Newest first, ties by id in byte order; null filters match every formula. */
+  summaries(workspaceId: number, species: string | null, subcategory: string | null): FormulaSummary[];
+  formulaRow(workspaceId: number, id: string): FormulaRow | null;
+  /** In position order. */
+  lines(workspaceId: number, id: string): FormulaDetail["ingredients"];
+  exists(workspaceId: number, id: string): boolean;
+  insertFormula(workspaceId: number, f: FormulaDetail): void;
+  insertLines(workspaceId: number, formulaId: string, lines: FormulaDetail["ingredients"]): void;
+  /** Whether a formula was deleted; its lines go with it (ON DELETE CASCADE). */
+  deleteFormula(workspaceId: number, id: string): boolean;
+  /** Ids of the formulas whose composition uses an ingredient, in id order. */
+  formulasUsing(workspaceId: number, ingredient: string): string[];
+  /** Ids of the plans naming a formula (src/store/plans.ts's plansUsing). */
+  plansUsingFormula(workspaceId: number, id: string): string[];
+}

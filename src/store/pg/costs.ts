@@ -3,7 +3,7 @@ import type { SQL } from "bun";
 import { changesSince, movesOf, priceFrom, withLines, type FormulaCostMove, type MoveLine, type ReportFormulaRow, type ReportLine } from "../../domain/cost-report.ts";
 import { recost, type CostChange, type FormulaCost } from "../../domain/recost.ts";
 import { formulaFootprint } from "./footprints.ts";
-import { requireFormula } from "./formulas.ts";
+import { requireFormula } from "../formulas.ts";
 import { currentPrices, pricesInEffect } from "./price-history.ts";
 
 /** A formula recosted at the prices in effect at `at` (now when null). @example (await formulaCost(sql, 1, "broiler-starter", null, now)).cost */

@@ -5,7 +5,7 @@ import { checkPercentSum, formulaUpdatedEvent, unmetLimitsWarnings } from "../..
 import type { Actor } from "../../domain/ingredient-events.ts";
 import type { FormulaImport } from "../../schemas/formulas.ts";
 import type { FormulaPut } from "../formula-put.ts";
-import { saveFormula } from "./admin-changes.ts";
+import { saveFormula } from "../formulas.ts";
 import { lockOutbox, recordEvent } from "./events.ts";
 import { findIngredient } from "./ingredients.ts";
 import { pipelined } from "./pipelined.ts";

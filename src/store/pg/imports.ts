@@ -11,8 +11,8 @@ import type { FileFormat, IngredientRow } from "../../domain/ingredient-file.ts"
 import type { FormulaDetail } from "../../schemas/formulas.ts";
 import { addedWhileImporting, checkRows, formulaTaken, type FormulaImportOptions, type IngredientImportOptions } from "../import-rules.ts";
 import { formulaUpdatedEvent } from "../../domain/formula-writes.ts";
-import { saveFormula } from "./admin-changes.ts";
-import { formulaExists } from "./formulas.ts";
+import { saveFormula } from "../formulas.ts";
+import { formulaExists } from "../formulas.ts";
 import { insertIngredient, recordPriceChange } from "./ingredient-changes.ts";
 import { holdOutbox, recordEvent, recordEvents } from "./events.ts";
 import { addedEvent, type Actor } from "../../domain/ingredient-events.ts";
