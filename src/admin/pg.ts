@@ -13,7 +13,7 @@ import * as costs from "../store/pg/costs.ts";
 import * as deliveryAdmin from "../store/pg/delivery-admin.ts";
 import * as formulas from "../store/formulas.ts";
 import * as imports from "../store/pg/imports.ts";
-import * as ingredients from "../store/pg/ingredients.ts";
+import * as ingredients from "../store/ingredients.ts";
 import * as keys from "../store/keys.ts";
 import * as nutrients from "../store/nutrients.ts";
 import * as plans from "../store/pg/plans.ts";

@@ -5,7 +5,7 @@
  */
 import type { SQL } from "bun";
 import { writeFormulaImport, checkIngredientImport, writeIngredientImport } from "../store/pg/imports.ts";
-import { listIngredientDetails, listIngredients, listPrices } from "../store/pg/ingredients.ts";
+import { listIngredientDetails, listIngredients, listPrices } from "../store/ingredients.ts";
 import { writeAnalysisImport } from "../store/pg/analyses.ts";
 import { demoAnalyses } from "./analyses.ts";
 import { createKey } from "../store/keys.ts";

@@ -51,3 +51,17 @@ export function orNotFound(ingredient: IngredientDetail | null, name: string): I
   if (!ingredient) throw new NotFoundError(`Ingredient not found: ${name}`);
   return ingredient;
 }
+
+type Stocked<T extends { inStock: boolean }> = Omit<T, "inStock"> & { inStock: number };
+
+/** The statements of the reads in src/store/ingredients.ts, each dialect's in src/store/sqlite/ingredients.ts and src/store/pg/ingredients.ts. */
+export interface IngredientStatements {
+  /** Names in order case-insensitively, ties by exact bytes (docs/decisions.md#http); null filters match all, here and in prices. */
+  listItems(workspaceId: number, category: string | null, inStock: number | null): Stocked<IngredientListItem>[];
+  prices(workspaceId: number, category: string | null, inStock: number | null): Stocked<PriceEntry>[];
+  /** Every category, each once, case-insensitively then by bytes. */
+  categories(workspaceId: number): string[];
+  detail(workspaceId: number, name: string): DetailRow | null;
+  /** In list order. */
+  details(workspaceId: number): DetailRow[];
+}

@@ -1,51 +1,42 @@
-import type { Database } from "bun:sqlite";
-import { filterValues, orNotFound, stockFlags, toDetail, type DetailRow, type IngredientDetail, type IngredientFilters, type IngredientListItem, type PriceEntry } from "./ingredient-rows.ts";
+/** Ingredient reads: each written once over the statements of src/store/sqlite/ingredients.ts and src/store/pg/ingredients.ts. */
+import { filterValues, orNotFound, stockFlags, toDetail, type IngredientFilters, type IngredientListItem, type IngredientStatements, type PriceEntry } from "./ingredient-rows.ts";
+import { operation, statements } from "./op.ts";
+import { pgIngredients } from "./pg/ingredients.ts";
+import { sqliteIngredients } from "./sqlite/ingredients.ts";
 
 export type { IngredientDetail, IngredientFilters, IngredientListItem, PriceEntry } from "./ingredient-rows.ts";
 
-// Names order case-insensitively, ties by exact bytes (docs/decisions.md#http).
-const ORDER = "ORDER BY name COLLATE NOCASE, name";
-const FILTER = "workspace_id = ?1 AND (?2 IS NULL OR category = ?2) AND (?3 IS NULL OR in_stock = ?3)";
+const q = statements<IngredientStatements>(sqliteIngredients, pgIngredients);
 
 /** @example listIngredients(db, 1, { category: "Cereals" }) */
-export function listIngredients(db: Database, workspaceId: number, filters: IngredientFilters = {}): IngredientListItem[] {
-  const rows = db
-    .query(`SELECT name, category, price, in_stock AS inStock, nutrient_count AS nutrients FROM ingredients WHERE ${FILTER} ${ORDER}`)
-    .all(workspaceId, ...filterValues(filters)) as (Omit<IngredientListItem, "inStock"> & { inStock: number })[];
-  return stockFlags<IngredientListItem>(rows);
-}
+export const listIngredients = operation(function* (workspaceId: number, filters: IngredientFilters = {}) {
+  return stockFlags<IngredientListItem>(yield* q.listItems(workspaceId, ...filterValues(filters)));
+});
 
 /** @example listPrices(db, 1) // [{ name, price, inStock, category }] */
-export function listPrices(db: Database, workspaceId: number, filters: IngredientFilters = {}): PriceEntry[] {
-  const rows = db
-    .query(`SELECT name, price, in_stock AS inStock, category FROM ingredients WHERE ${FILTER} ${ORDER}`)
-    .all(workspaceId, ...filterValues(filters)) as (Omit<PriceEntry, "inStock"> & { inStock: number })[];
-  return stockFlags<PriceEntry>(rows);
-}
+export const listPrices = operation(function* (workspaceId: number, filters: IngredientFilters = {}) {
+  return stockFlags<PriceEntry>(yield* q.prices(workspaceId, ...filterValues(filters)));
+});
 
 /** Every category of the workspace, whatever the filters. @example listPools(db, 1) // ["Cereals", "Minerals"] */
-export function listPools(db: Database, workspaceId: number): string[] {
-  return (
-    db.query("SELECT DISTINCT category FROM ingredients WHERE workspace_id = ? ORDER BY category COLLATE NOCASE, category").all(workspaceId) as {
-      category: string;
-    }[]
-  ).map((r) => r.category);
-}
+export const listPools = operation(function* (workspaceId: number) {
+  return yield* q.categories(workspaceId);
+});
 
-const DETAIL = `SELECT name, category, price, in_stock AS inStock, co2e, nutrients, created_at AS createdAt, updated_at AS updatedAt FROM ingredients`;
-
-/** @example findIngredient(db, 1, "Soybean meal 48%") // IngredientDetail | null */
-export function findIngredient(db: Database, workspaceId: number, name: string): IngredientDetail | null {
-  const row = db.query(`${DETAIL} WHERE workspace_id = ? AND name = ?`).get(workspaceId, name) as DetailRow | null;
+function* find(workspaceId: number, name: string) {
+  const row = yield* q.detail(workspaceId, name);
   return row ? toDetail(row) : null;
 }
 
+/** @example findIngredient(db, 1, "Soybean meal 48%") // IngredientDetail | null */
+export const findIngredient = operation(find);
+
 /** @example requireIngredient(db, 1, "Maize") // throws NotFoundError("Ingredient not found: Maize") */
-export function requireIngredient(db: Database, workspaceId: number, name: string): IngredientDetail {
-  return orNotFound(findIngredient(db, workspaceId, name), name);
-}
+export const requireIngredient = operation(function* (workspaceId: number, name: string) {
+  return orNotFound(yield* find(workspaceId, name), name);
+});
 
 /** Every ingredient in full, in list order (the export). @example listIngredientDetails(db, 1)[0].nutrients */
-export function listIngredientDetails(db: Database, workspaceId: number): IngredientDetail[] {
-  return (db.query(`${DETAIL} WHERE workspace_id = ? ${ORDER}`).all(workspaceId) as DetailRow[]).map(toDetail);
-}
+export const listIngredientDetails = operation(function* (workspaceId: number) {
+  return (yield* q.details(workspaceId)).map(toDetail);
+});

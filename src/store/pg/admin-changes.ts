@@ -3,7 +3,7 @@ import type { SQL } from "bun";
 import { ConflictError } from "../../domain/errors.ts";
 import { ingredientInUse, usedByPlans } from "../admin-rules.ts";
 import { plansUsing } from "./plans.ts";
-import { requireIngredient } from "./ingredients.ts";
+import { requireIngredient } from "../ingredients.ts";
 
 /**
  * Delete an ingredient and its price history; refused while a saved formula uses it (named).

@@ -7,7 +7,7 @@ import type { FormulaImport } from "../../schemas/formulas.ts";
 import type { FormulaPut } from "../formula-put.ts";
 import { saveFormula } from "../formulas.ts";
 import { lockOutbox, recordEvent } from "./events.ts";
-import { findIngredient } from "./ingredients.ts";
+import { findIngredient } from "../ingredients.ts";
 import { pipelined } from "./pipelined.ts";
 
 /** @example await putFormula(tx, actor, "broiler-starter", body) // { created: false, formula, warnings: [] } */

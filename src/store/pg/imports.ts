@@ -18,7 +18,7 @@ import { holdOutbox, recordEvent, recordEvents } from "./events.ts";
 import { addedEvent, type Actor } from "../../domain/ingredient-events.ts";
 import { updatedFields } from "../../domain/ingredient-update.ts";
 import type { PriceSource } from "../price-history.ts";
-import { listIngredientDetails } from "./ingredients.ts";
+import { listIngredientDetails } from "../ingredients.ts";
 import { writeTransaction } from "./transaction.ts";
 
 /** SQLSTATE unique_violation. */

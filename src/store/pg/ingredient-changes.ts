@@ -8,7 +8,8 @@ import type { PriceSource } from "../price-history.ts";
 import { formulasMovedBy } from "./costs.ts";
 import { hasSubscriber } from "./deliveries.ts";
 import { lockOutbox, recordEvent } from "./events.ts";
-import { findIngredient, lockIngredient, requireIngredient } from "./ingredients.ts";
+import { findIngredient, requireIngredient } from "../ingredients.ts";
+import { lockIngredient } from "./ingredients.ts";
 import { pipelined } from "./pipelined.ts";
 import { recordChange, recordPrice } from "./price-history.ts";
 

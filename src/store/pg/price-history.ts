@@ -3,7 +3,7 @@ import type { SQL } from "bun";
 import { repeatsPoint, type PricePoint } from "../../domain/ingredient-events.ts";
 import { filterValues, stockFlags, type IngredientFilters, type PriceEntry } from "../ingredient-rows.ts";
 import type { HistoryRange, PriceHistory, PriceHistoryEntry, PriceSource } from "../price-history.ts";
-import { requireIngredient } from "./ingredients.ts";
+import { requireIngredient } from "../ingredients.ts";
 import { unmatchable } from "./text.ts";
 
 /** Append an entry; call inside the change's transaction. @example await recordPrice(tx, 1, "Maize", { price: 219, inStock: true, at: now, source: "api" }) */
