@@ -32,6 +32,7 @@ const WRITE_BODIES: Record<string, (name: string) => unknown> = {
   "PUT /v1/nutrients/:key": () => ({ name: "Copied", unit: "%", basis: "as-fed" }),
   "PUT /v1/formulas/:id": () => ({ name: "Copied", species: "Copied", subcategory: "Copied", batchSize: 1000, ingredients: [{ name: "Maize", percent: 100 }] }),
   "PUT /v1/plans/:id": () => ({ name: "Copied", lines: [{ formula: "starter", tons: 1 }] }),
+  "POST /v1/ingredients/:name/analyses": () => ({ nutrients: { CP: 1 }, sampledAt: NOW, lab: "Copied" }),
 };
 
 interface Side {
@@ -83,6 +84,9 @@ beforeAll(async () => {
         { id: `${m}-starter`, body: { name: `${marker} plan`, lines: [{ formula: `${m}-starter`, tons: 100 }], supply: [{ name: `${marker} maize`, minTons: null, maxTons: 50 }] } },
         { id: "starter", body: { name: `${marker} shared plan`, lines: [{ formula: "starter", tons: 100 }], supply: [] } },
       ], false);
+      // Lab analyses of a name of this side only and of the shared one, marked by their lab.
+      const analysis = (name: string) => ({ name, input: { nutrients: { CP: 8 }, sampledAt: NOW, lot: null, lab: `${marker} lab` }, where: name });
+      await store.importAnalyses(workspaceId, [analysis(`${marker} maize`), analysis("Maize")], { now: NOW, events: false });
       sides.push({ slug, marker, workspaceId, key: t.key({ write: true, workspace: slug }), only: data.only });
     }
   } finally {
@@ -109,6 +113,9 @@ const isWrite = (method: string) => method === "POST" || method === "PUT";
 /** Instants before, amid and after the data (price history: `at`, `since`, `from`, `to`). */
 const INSTANTS = ["?at=2000-01-01T00:00:00Z&since=2000-01-01T00:00:00Z", `?at=${NOW}&since=${NOW}&from=${NOW}`, "?at=2100-01-01T00:00:00Z&to=2100-01-01T00:00:00Z"];
 
+/** Routes whose `from` and `to` are not instants (the confidence curve's are probabilities): the instants' `from` and `to` are left off. */
+const NOT_INSTANTS = new Set(["/v1/formulas/:id/confidence"]);
+
 /** List filters naming the owner's data (a route ignores the ones it does not know). */
 const filtersFor = (owner: Side) =>
   ["", `?category=${owner.marker}%20cereals`, `?species=${owner.marker}%20poultry`, `?subcategory=${owner.marker}%20starter`, "?inStock=false", ...INSTANTS];
@@ -119,7 +126,7 @@ const filtersFor = (owner: Side) =>
  */
 function pathsOf(route: Route, owner: Side, read = true): { path: string; value: string | null; exists: "owner" | "both" | null }[] {
   const required = REQUIRED_QUERY[route.path];
-  const paths = anyPathsOf(route, owner, read);
+  const paths = anyPathsOf(route, owner, read).map((p) => (NOT_INSTANTS.has(route.path) ? { ...p, path: p.path.replace(/&(from|to)=[^&]*/g, "") } : p));
   if (!required) return paths;
   return paths.map((p) => ({ ...p, path: p.path.includes("?") ? `${p.path}&${required}` : `${p.path}?${required}` }));
 }

@@ -47,6 +47,8 @@ export function NutrientBars(props: { nutrients: Record<string, number>; limits:
         {
           id: "bar",
           label: "Against the limit",
+          // On a phone the figures and the limit say it; the bar would push the limit off the screen.
+          wide: true,
           cell: (k) => {
             const l = limited.get(k);
             const v = props.nutrients[k] ?? null;

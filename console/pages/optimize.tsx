@@ -57,7 +57,7 @@ function Mixes(props: { r: Optimization }) {
       rowKey={(n) => n}
       columns={[
         { id: "name", label: "Ingredient", cell: (n) => <Link href={href(["ingredients", n])}>{n}</Link> },
-        { id: "price", label: "Price", num: true, cell: (n) => <Num value={money((best.get(n) ?? saved.get(n))!.price)} unit={PER_T} /> },
+        { id: "price", label: "Price", num: true, wide: true, cell: (n) => <Num value={money((best.get(n) ?? saved.get(n))!.price)} unit={PER_T} /> },
         { id: "saved", label: "Saved", num: true, cell: (n) => <Num value={share(saved.get(n)?.percent ?? 0)} unit="%" /> },
         { id: "optimum", label: "Optimum", num: true, cell: (n) => <Num value={share(best.get(n)?.percent ?? 0)} unit="%" /> },
         { id: "delta", label: "Change", num: true, cell: (n) => <Num value={shareChange((best.get(n)?.percent ?? 0) - (saved.get(n)?.percent ?? 0))} unit="pts" /> },
@@ -84,7 +84,7 @@ function Sensitivity(props: { r: Optimization; units: Units }) {
             { id: "name", label: "Limit", cell: (s) => `${nameOf(s)} ${s.bound}` },
             { id: "limit", label: "At", num: true, cell: (s) => <Num value={value(s.limit)} unit={limitUnit(props.units, s)} /> },
             { id: "shadow", label: "Shadow price", num: true, cell: (s) => <Num value={shadow(s.shadowPrice)} unit={`${PER_T} per ${limitUnit(props.units, s) || "unit"}`} /> },
-            { id: "range", label: "Holds from – to", num: true, cell: (s) => <Num value={`${s.validFrom === null ? "−∞" : value(s.validFrom)} – ${s.validTo === null ? "∞" : value(s.validTo)}`} unit={limitUnit(props.units, s)} /> },
+            { id: "range", label: "Holds from – to", num: true, wide: true, cell: (s) => <Num value={`${s.validFrom === null ? "−∞" : value(s.validFrom)} – ${s.validTo === null ? "∞" : value(s.validTo)}`} unit={limitUnit(props.units, s)} /> },
           ]}
         />
       )}

@@ -49,11 +49,11 @@ function Savings() {
                 rowClass={(r) => (r.savedMeetsLimits === false ? "miss" : "")}
                 columns={[
                   { id: "name", label: "Formula", cell: (r) => <Link href={href(["formulas", r.id, "optimize"], candidates === "all" ? { candidates: "all" } : undefined)}>{r.name}</Link> },
-                  { id: "species", label: "Species", cell: (r) => r.species },
+                  { id: "species", label: "Species", wide: true, cell: (r) => r.species },
                   { id: "saving", label: "Saving", num: true, cell: (r) => (r.saving ? <Num value={money(r.saving.perTon)} unit={PER_T} /> : <span class="small">{r.status}</span>) },
                   { id: "percent", label: "Saving %", num: true, cell: (r) => (r.saving ? pct(r.saving.percent).replace("+", "") : "—") },
-                  { id: "batch", label: "Per batch", num: true, cell: (r) => (r.saving ? <Num value={money(r.saving.perBatch)} unit="per batch" /> : "—") },
-                  { id: "meets", label: "Saved mix", cell: (r) => (r.savedMeetsLimits === false ? `misses: ${(r.violations ?? []).join("; ")}` : "meets its limits") },
+                  { id: "batch", label: "Per batch", num: true, wide: true, cell: (r) => (r.saving ? <Num value={money(r.saving.perBatch)} unit="per batch" /> : "—") },
+                  { id: "meets", label: "Saved mix", wide: true, cell: (r) => (r.savedMeetsLimits === false ? `misses: ${(r.violations ?? []).join("; ")}` : "meets its limits") },
                 ]}
               />
             )}
@@ -113,7 +113,7 @@ function CostChanges() {
                     },
                   },
                   { id: "pct", label: "Change %", num: true, cell: (r) => pct(r.changePercent) },
-                  { id: "drivers", label: "Moved by", cell: (r) => r.drivers.slice(0, 3).map((d) => `${d.name} ${money(d.priceThen)} → ${money(d.priceNow)} ${PER_T}`).join("; ") },
+                  { id: "drivers", label: "Moved by", wide: true, cell: (r) => r.drivers.slice(0, 3).map((d) => `${d.name} ${money(d.priceThen)} → ${money(d.priceNow)} ${PER_T}`).join("; ") },
                 ]}
               />
             )}
