@@ -40,6 +40,4 @@ export interface FormulaStatements {
   deleteFormula(workspaceId: number, id: string): boolean;
   /** Ids of the formulas whose composition uses an ingredient, in id order. */
   formulasUsing(workspaceId: number, ingredient: string): string[];
-  /** Ids of the plans naming a formula (src/store/plans.ts's plansUsing). */
-  plansUsingFormula(workspaceId: number, id: string): string[];
 }

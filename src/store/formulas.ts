@@ -5,6 +5,7 @@ import { usedByPlans } from "./admin-rules.ts";
 import { formulaDetailOf, type FormulaFilters, type FormulaStatements } from "./formula-rows.ts";
 import { operation, statements } from "./op.ts";
 import { pgFormulas } from "./pg/formulas.ts";
+import { plansUsing } from "./plans.ts";
 import { sqliteFormulas } from "./sqlite/formulas.ts";
 
 export type { FormulaFilters } from "./formula-rows.ts";
@@ -71,7 +72,7 @@ export const saveFormula = operation(function* (workspaceId: number, f: FormulaD
 
 /** Refused while a plan names it. @example deleteFormula(db, 1, "broiler-starter") // throws NotFoundError for an unknown id */
 export const deleteFormula = operation(function* (workspaceId: number, id: string) {
-  const plans = yield* q.plansUsingFormula(workspaceId, id);
+  const plans = yield* plansUsing.steps(workspaceId, { formula: id });
   if (plans.length > 0) throw new ConflictError(usedByPlans(`Formula ${id}`, plans));
   if (!(yield* q.deleteFormula(workspaceId, id))) throw notFound(id);
 });

@@ -48,3 +48,14 @@ export function plansNaming(rows: readonly PlanRow[], ref: PlanReference): strin
 export function planUpdatedEvent(actor: Actor, plan: Pick<Plan, "id" | "name">): NewEvent {
   return { workspaceId: actor.workspaceId, type: "plan.updated", ingredient: `plan:${plan.id}`, payload: { id: plan.id, name: plan.name, timestamp: actor.now }, keyId: actor.keyId, now: actor.now };
 }
+
+/** The statements of src/store/plans.ts, each dialect's in src/store/sqlite/plans.ts and src/store/pg/plans.ts. */
+export interface PlanStatements {
+  /** Newest `updatedAt` first, then id. */
+  planRows(workspaceId: number): PlanRow[];
+  planRow(workspaceId: number, id: string): PlanRow | null;
+  /** Insert, or replace name, body and updatedAt (createdAt kept). */
+  upsertPlan(workspaceId: number, id: string, name: string, body: string, createdAt: string, updatedAt: string): void;
+  /** Whether a plan was deleted. */
+  deletePlan(workspaceId: number, id: string): boolean;
+}

@@ -2,7 +2,7 @@
 import type { SQL } from "bun";
 import { ConflictError } from "../../domain/errors.ts";
 import { ingredientInUse, usedByPlans } from "../admin-rules.ts";
-import { plansUsing } from "./plans.ts";
+import { plansUsing } from "../plans.ts";
 import { requireIngredient } from "../ingredients.ts";
 
 /**

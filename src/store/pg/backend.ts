@@ -16,7 +16,7 @@ import { findIngredient, listIngredientDetails, listIngredients, listPools, list
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listNutrients, putNutrient, requireNutrient } from "../nutrients.ts";
 import { putFormula } from "./formula-put.ts";
-import { listPlans, putPlan, requirePlan } from "./plans.ts";
+import { listPlans, putPlan, requirePlan } from "../plans.ts";
 import { listKeys } from "../keys.ts";
 import { addAnalysis, listAnalyses, variability } from "./analyses.ts";
 import type { PgWriteBatch } from "./write-batch.ts";

@@ -2,7 +2,6 @@
 import type { FormulaDetail, FormulaSummary } from "../../schemas/formulas.ts";
 import type { FormulaRow, FormulaStatements } from "../formula-rows.ts";
 import type { PgStatements } from "../op.ts";
-import { plansUsing } from "./plans.ts";
 import { unmatchable } from "./text.ts";
 
 export const pgFormulas: PgStatements<FormulaStatements> = {
@@ -45,5 +44,4 @@ export const pgFormulas: PgStatements<FormulaStatements> = {
     ((await sql`SELECT DISTINCT formula_id AS id FROM formula_lines WHERE workspace_id = ${workspaceId} AND ingredient = ${ingredient} ORDER BY formula_id`) as { id: string }[]).map(
       (r) => r.id,
     ),
-  plansUsingFormula: (sql, workspaceId, id) => plansUsing(sql, workspaceId, { formula: id }),
 };

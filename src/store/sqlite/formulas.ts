@@ -2,7 +2,6 @@
 import type { FormulaDetail, FormulaSummary } from "../../schemas/formulas.ts";
 import type { FormulaRow, FormulaStatements } from "../formula-rows.ts";
 import type { SqliteStatements } from "../op.ts";
-import { plansUsing } from "../plans.ts";
 
 const SUMMARY = `SELECT id, name, species, subcategory, batch_size AS batchSize, total_cost AS totalCost, created_at AS createdAt FROM formulas`;
 
@@ -41,5 +40,4 @@ export const sqliteFormulas: SqliteStatements<FormulaStatements> = {
     (db.query("SELECT DISTINCT formula_id AS id FROM formula_lines WHERE workspace_id = ? AND ingredient = ? ORDER BY formula_id").all(workspaceId, ingredient) as { id: string }[]).map(
       (r) => r.id,
     ),
-  plansUsingFormula: (db, workspaceId, id) => plansUsing(db, workspaceId, { formula: id }),
 };
