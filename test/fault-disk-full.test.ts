@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isoTime } from "../src/domain/time.ts";
 import { openDatabase } from "../src/store/db.ts";
-import { listDeliveries } from "../src/store/deliveries.ts";
+import { listDeliveries } from "../src/store/delivery-admin.ts";
 import { createWebhook } from "../src/store/webhooks.ts";
 import { DEFAULT_TUNING } from "../src/webhooks/delivery-loop.ts";
 import { generateSecret } from "../src/webhooks/secret.ts";

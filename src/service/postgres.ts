@@ -14,7 +14,7 @@ import { openPostgres } from "../store/pg/connect.ts";
 import { withDeadline, withDeadlines } from "../store/deadline.ts";
 import { PgDataVersion } from "../store/pg/data-version.ts";
 import { PgWriteBatch } from "../store/pg/write-batch.ts";
-import { pendingByWebhook } from "../store/pg/delivery-admin.ts";
+import { pendingByWebhook } from "../store/delivery-admin.ts";
 import { releaseDeadClaims } from "../store/pg/deliveries.ts";
 import { findKey } from "../store/keys.ts";
 import { databaseAnswers, isPgStorageFull, probeWrite } from "../store/pg/readiness.ts";

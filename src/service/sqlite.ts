@@ -3,7 +3,7 @@ import { readiness } from "../http/readiness.ts";
 import { sqliteBackend } from "../store/backend.ts";
 import { DataVersion } from "../store/data-version.ts";
 import { closeDatabase, isStorageFull, openDatabase } from "../store/db.ts";
-import { pendingByWebhook } from "../store/deliveries.ts";
+import { pendingByWebhook } from "../store/delivery-admin.ts";
 import { findKey } from "../store/keys.ts";
 import { SCHEMA_VERSION } from "../store/migrations.ts";
 import { databaseAnswers, probeWrite } from "../store/readiness.ts";

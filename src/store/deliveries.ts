@@ -2,10 +2,9 @@ import type { Database } from "bun:sqlite";
 import { newDeliveryId } from "../domain/ids.ts";
 import { recordAttempt } from "./attempts.ts";
 import { OPT_IN_EVENTS, type EventType } from "../domain/events.ts";
-import { requireTransaction } from "./transaction.ts";
-import { deliveryListing, noDelivery, type DeliveryFilter, type DeliveryListing, type DeliveryListingRow, type DeliveryStatus, type RetryResult } from "./delivery-rows.ts";
+import type { DeliveryStatus } from "./delivery-rows.ts";
 
-export type { DeliveryFilter, DeliveryListing, DeliveryStatus, RetryResult } from "./delivery-rows.ts";
+export type { DeliveryFilter, DeliveryListing, DeliveryStatus, PendingByWebhook, RetryResult } from "./delivery-rows.ts";
 
 /** The event a delivery is made for, as `recordEvent` has just stored it. */
 export interface CommittedEvent {
@@ -151,112 +150,9 @@ export function finishAttempt(db: Database, o: AttemptOutcome): boolean {
 }
 
 /**
- * Deliveries, newest event first.
- * @example listDeliveries(db, { status: "failed", limit: 50 })
- */
-export function listDeliveries(db: Database, filter: DeliveryFilter): DeliveryListing[] {
-  const rows = db
-    .query(
-      `SELECT d.id, d.webhook_id AS webhookId, e.type AS event, d.ingredient, d.status, d.attempts,
-              d.last_status AS lastStatus, d.last_error AS lastError, d.next_attempt_at AS nextAttemptAt,
-              d.created_at AS createdAt, d.updated_at AS updatedAt
-       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id
-       WHERE (?1 IS NULL OR d.status = ?1) AND (?2 IS NULL OR d.webhook_id = ?2) AND (?3 IS NULL OR w.workspace_id = ?3)
-         AND (?5 IS NULL OR d.id = ?5)
-       ORDER BY d.event_id DESC, d.webhook_id
-       LIMIT ?4`,
-    )
-    .all(filter.status ?? null, filter.webhookId ?? null, filter.workspaceId ?? null, filter.limit, filter.id ?? null) as DeliveryListingRow[];
-  return rows.map(deliveryListing);
-}
-
-const REQUEUE = `UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ? WHERE id = ?`;
-
-/**
- * Send deliveries again, due at once. A failed or delivered one starts a fresh schedule; a pending
- * one waiting on its backoff keeps its attempt count and is made due now, together with the earlier
- * pending deliveries of its webhook and ingredient, which go first (the order per ingredient holds).
- * All or nothing: an unknown id (404) refuses the whole request (the caller's transaction rolls back).
- * @example retryDeliveries(db, ["dlv_0aQ7vM2xPp9kLr3B"], Date.now(), isoTime(Date.now())) // { requeued: 1, dueNow: 0 }
- */
-export function retryDeliveries(db: Database, ids: readonly string[], nowMs: number, now: string): RetryResult {
-  requireTransaction(db, "retryDeliveries");
-  const result: RetryResult = { requeued: 0, dueNow: 0 };
-  for (const id of ids) {
-    const row = db.query("SELECT status, webhook_id AS webhookId, ingredient, event_id AS eventId FROM deliveries WHERE id = ?").get(id) as {
-      status: DeliveryStatus;
-      webhookId: string;
-      ingredient: string;
-      eventId: number;
-    } | null;
-    if (!row) throw noDelivery(id);
-    if (row.status !== "pending") {
-      db.query(REQUEUE).run(nowMs, now, id);
-      result.requeued++;
-      continue;
-    }
-    result.dueNow += db
-      .query(
-        `UPDATE deliveries SET next_attempt_at = ?1, updated_at = ?2
-         WHERE webhook_id = ?3 AND ingredient = ?4 AND status = 'pending' AND event_id <= ?5 AND next_attempt_at > ?1`,
-      )
-      .run(nowMs, now, row.webhookId, row.ingredient, row.eventId).changes;
-  }
-  return result;
-}
-
-/**
- * Make every pending delivery (optionally of one webhook) that waits on its backoff due now, keeping
- * attempt counts and the order per ingredient; returns how many.
- * @example retryPending(db, Date.now(), isoTime(Date.now()), "wh_Zp8c1LmQ04sA") // 12
- */
-export function retryPending(db: Database, nowMs: number, now: string, webhookId?: string): number {
-  return db
-    .query(
-      `UPDATE deliveries SET next_attempt_at = ?1, updated_at = ?2
-       WHERE status = 'pending' AND next_attempt_at > ?1 AND (?3 IS NULL OR webhook_id = ?3)`,
-    )
-    .run(nowMs, now, webhookId ?? null).changes;
-}
-
-/**
- * Put every failed delivery (optionally of one webhook) back on a fresh schedule; returns how many.
- * @example retryFailed(db, Date.now(), isoTime(Date.now())) // 3
- */
-export function retryFailed(db: Database, nowMs: number, now: string, webhookId?: string): number {
-  return db
-    .query(
-      `UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?1, updated_at = ?2
-       WHERE status = 'failed' AND (?3 IS NULL OR webhook_id = ?3)`,
-    )
-    .run(nowMs, now, webhookId ?? null).changes;
-}
-
-/**
  * Delete delivered deliveries last touched before `before` (ISO); events are kept.
  * @example pruneDelivered(db, isoTime(Date.now() - 30 * 86_400_000)) // 118
  */
 export function pruneDelivered(db: Database, before: string): number {
   return db.query("DELETE FROM deliveries WHERE status = 'delivered' AND updated_at < ?").run(before).changes;
-}
-
-export interface PendingByWebhook {
-  webhookId: string;
-  pending: number;
-  /** `created_at` of the oldest pending delivery (ISO), or null when none waits. */
-  oldest: string | null;
-}
-
-/**
- * Every webhook with its pending deliveries' count and the oldest one's creation time, for metrics.
- * @example pendingByWebhook(db) // [{ webhookId: "wh_x", pending: 3, oldest: "2026-11-23T10:00:00.000Z" }]
- */
-export function pendingByWebhook(db: Database): PendingByWebhook[] {
-  return db
-    .query(
-      `SELECT w.id AS webhookId, count(d.id) AS pending, min(d.created_at) AS oldest
-       FROM webhooks w LEFT JOIN deliveries d ON d.webhook_id = w.id AND d.status = 'pending'
-       GROUP BY w.id ORDER BY w.id`,
-    )
-    .all() as PendingByWebhook[];
 }

@@ -44,3 +44,47 @@ export const deliveryListing = (r: DeliveryListingRow): DeliveryListing => ({ ..
 
 /** @example throw noDelivery("dlv_x") // NotFoundError: No delivery with id dlv_x (see feedbase webhook deliveries) */
 export const noDelivery = (id: string): NotFoundError => new NotFoundError(`No delivery with id ${id} (see feedbase webhook deliveries)`);
+
+/** One attempt to deliver, as `webhook deliveries show` lists it. */
+export interface DeliveryAttempt {
+  /** 1, 2, … over the delivery's whole life: an admin retry continues the count. */
+  number: number;
+  /** When the attempt started (ISO). */
+  at: string;
+  /** The receiver's status code, or null when no answer came (`error` says why). */
+  status: number | null;
+  error: string | null;
+  ms: number;
+}
+
+export interface PendingByWebhook {
+  webhookId: string;
+  pending: number;
+  /** `created_at` of the oldest pending delivery (ISO), or null when none waits. */
+  oldest: string | null;
+}
+
+/** What `retryDeliveries` reads of one delivery. */
+export interface RetryRow {
+  status: DeliveryStatus;
+  webhookId: string;
+  ingredient: string;
+  eventId: number;
+}
+
+/** The statements of src/store/delivery-admin.ts, each dialect's in src/store/sqlite/delivery-admin.ts and src/store/pg/delivery-admin.ts. */
+export interface DeliveryAdminStatements {
+  /** Newest event first, then webhook id; null filters match all. */
+  deliveries(status: string | null, webhookId: string | null, workspaceId: number | null, id: string | null, limit: number): DeliveryListingRow[];
+  attempts(deliveryId: string): DeliveryAttempt[];
+  retryRow(id: string): RetryRow | null;
+  /** A fresh schedule (attempts 0), due at once; any lease released. */
+  requeue(id: string, nowMs: number, now: string): void;
+  /** Make the pending deliveries of a webhook and ingredient up to an event due now; how many moved. */
+  dueNowUpTo(row: RetryRow, nowMs: number, now: string): number;
+  /** Every pending delivery waiting on its backoff (of one webhook, or null: all) due now; how many. */
+  pendingDueNow(nowMs: number, now: string, webhookId: string | null): number;
+  /** Every failed delivery (of one webhook, or null: all) on a fresh schedule; how many. */
+  failedRequeued(nowMs: number, now: string, webhookId: string | null): number;
+  pendingByWebhook(): PendingByWebhook[];
+}

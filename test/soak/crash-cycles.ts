@@ -18,7 +18,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../../src/store/db.ts";
-import { listDeliveries } from "../../src/store/deliveries.ts";
+import { listDeliveries } from "../../src/store/delivery-admin.ts";
 import { listEvents } from "../../src/store/events.ts";
 import { ROOT, eventually, freePorts, spawnServe, tempDir, type ServeProcess } from "../helpers/harness.ts";
 import { databaseArgs, databaseFor, POSTGRES_MODE, psql } from "../helpers/postgres.ts";

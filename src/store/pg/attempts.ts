@@ -1,6 +1,6 @@
 /** PostgreSQL's twin of recordAttempt in ../attempts.ts (listing attempts is the admin store's). */
 import type { SQL } from "bun";
-import type { DeliveryAttempt } from "../attempts.ts";
+import type { DeliveryAttempt } from "../delivery-rows.ts";
 
 /** Keep one attempt beside its outcome, in the outcome's transaction. @example await recordAttempt(tx, "dlv_0aQ7vM2xPp9kLr3B", { at, status: 500, error: "HTTP 500", ms: 12 }) */
 export async function recordAttempt(sql: SQL, deliveryId: string, attempt: Omit<DeliveryAttempt, "number">): Promise<void> {
