@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { closeBrowser, openPage, settled, signIn } from "../helpers/browser.ts";
-import { startConsoleSite, type ConsoleSite } from "../helpers/console-site.ts";
+import { putSharedPlan, startConsoleSite } from "../helpers/console-site.ts";
 import { ROOT } from "../helpers/harness.ts";
 
 const OUT = join(ROOT, "docs", "console");
@@ -29,20 +29,6 @@ const PAGES: { file: string; path: string; then?: (page: import("playwright-core
 /** `bun test/console/screenshots.ts plan`: only the pages whose file name starts with it (to look at one page while working on it). */
 const only = process.argv[2] ?? "";
 
-/** A month of two broiler feeds sharing the cereal there is (90 % of what they would use, any ingredient in stock a candidate): a supply that binds. */
-async function putDecember(site: ConsoleSite): Promise<void> {
-  const put = (body: unknown) =>
-    fetch(`${site.url}/v1/plans/december`, { method: "PUT", headers: { "X-API-Key": site.writeKey, "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const lines = [
-    { formula: "broiler-starter", tons: 1200 },
-    { formula: "broiler-grower", tons: 3000 },
-  ];
-  await put({ name: "December", lines });
-  const free = await site.api<{ data: { usage: { name: string; tons: number }[] } }>("/v1/plans/december/optimize?candidates=all");
-  const most = [...free.data.usage].sort((a, b) => b.tons - a.tons)[0]!;
-  await put({ name: "December", lines, supply: [{ name: most.name, minTons: null, maxTons: Math.floor(most.tons * 0.9) }] });
-}
-
 mkdirSync(OUT, { recursive: true });
 const site = await startConsoleSite();
 try {
@@ -51,7 +37,7 @@ try {
     const body = JSON.stringify({ price, inStock });
     await fetch(`${site.url}/v1/prices/${encodeURIComponent(name)}`, { method: "PUT", headers: { "X-API-Key": site.writeKey, "Content-Type": "application/json" }, body });
   }
-  await putDecember(site);
+  await putSharedPlan(site, "december", "December");
   for (const width of [1280, 390]) {
     const { page, context } = await openPage(site.url, { width, height: width === 390 ? 844 : 800 });
     await page.goto(site.url + "/console/");

@@ -65,3 +65,22 @@ export async function startConsoleSite(options: { args?: string[] } = {}): Promi
     },
   };
 }
+
+/**
+ * A month's plan of two broiler feeds (1,200 t starter, 3,000 t grower) that share the ingredient they
+ * use most, of which there is 90 % of what they would take (every ingredient in stock a candidate): a
+ * supply that binds. For the screenshots and the console bench; open it with `?candidates=all`.
+ * @example await putSharedPlan(site, "december", "December")
+ */
+export async function putSharedPlan(site: ConsoleSite, id: string, name: string): Promise<void> {
+  const put = (body: unknown) =>
+    fetch(`${site.url}/v1/plans/${id}`, { method: "PUT", headers: { "X-API-Key": site.writeKey, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const lines = [
+    { formula: "broiler-starter", tons: 1200 },
+    { formula: "broiler-grower", tons: 3000 },
+  ];
+  await put({ name, lines });
+  const free = await site.api<{ data: { usage: { name: string; tons: number }[] } }>(`/v1/plans/${id}/optimize?candidates=all`);
+  const most = [...free.data.usage].sort((a, b) => b.tons - a.tons)[0]!;
+  await put({ name, lines, supply: [{ name: most.name, minTons: null, maxTons: Math.floor(most.tons * 0.9) }] });
+}
