@@ -9,7 +9,7 @@ import { operations } from "../store/bind.ts";
 import * as changes from "../store/pg/admin-changes.ts";
 import * as analyses from "../store/pg/analyses.ts";
 import { openPostgres } from "../store/pg/connect.ts";
-import * as costs from "../store/pg/costs.ts";
+import * as costs from "../store/costs.ts";
 import * as deliveryAdmin from "../store/delivery-admin.ts";
 import * as formulas from "../store/formulas.ts";
 import * as imports from "../store/pg/imports.ts";

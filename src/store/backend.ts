@@ -7,9 +7,8 @@
  * stays synchronous from `fetch` to the Response.
  */
 import type { Database } from "bun:sqlite";
-import { costChanges, formulaCost } from "./costs.ts";
+import { costChanges, formulaCost, formulaFootprint } from "./costs.ts";
 import { eventsAfter } from "./events.ts";
-import { formulaFootprint } from "./footprints.ts";
 import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } from "./formulas.ts";
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";

@@ -7,9 +7,8 @@
  */
 import type { SQL } from "bun";
 import type { Backend, Reads, Writes } from "../backend.ts";
-import { costChanges, formulaCost } from "./costs.ts";
+import { costChanges, formulaCost, formulaFootprint } from "../costs.ts";
 import { eventsAfter } from "./events.ts";
-import { formulaFootprint } from "./footprints.ts";
 import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } from "../formulas.ts";
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "../ingredients.ts";

@@ -5,7 +5,7 @@ import { addedEvent, co2eAfter, priceAfter, priceEvents, type Actor, type PriceC
 import type { CreateIngredient } from "../../schemas/ingredients.ts";
 import type { IngredientDetail } from "../ingredient-rows.ts";
 import type { PriceSource } from "../price-history.ts";
-import { formulasMovedBy } from "./costs.ts";
+import { formulasMovedBy } from "../costs.ts";
 import { hasSubscriber } from "./deliveries.ts";
 import { lockOutbox, recordEvent } from "./events.ts";
 import { findIngredient, requireIngredient } from "../ingredients.ts";
