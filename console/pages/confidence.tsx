@@ -54,8 +54,9 @@ function OddsTable(props: { r: AtLevel; limits: Constraints["nutrients"]; units:
       rowKey={(k) => k}
       columns={[
         { id: "key", label: "Nutrient", cell: name },
-        { id: "mean", label: "Mean", num: true, cell: (k) => <Num value={value(o[k]!.mean)} unit={unitLabel(props.units, k)} /> },
-        { id: "sd", label: "Spread (sd)", num: true, cell: (k) => <Num value={value(o[k]!.sd)} unit={unitLabel(props.units, k)} /> },
+        // On a phone the limit and the odds say it; mean and spread would push the odds off the screen.
+        { id: "mean", label: "Mean", num: true, wide: true, cell: (k) => <Num value={value(o[k]!.mean)} unit={unitLabel(props.units, k)} /> },
+        { id: "sd", label: "Spread (sd)", num: true, wide: true, cell: (k) => <Num value={value(o[k]!.sd)} unit={unitLabel(props.units, k)} /> },
         { id: "limit", label: "Limit", num: true, cell: (k) => <Num value={limitText(limits.get(k)?.min ?? null, limits.get(k)?.max ?? null, value)} unit={unitLabel(props.units, k)} /> },
         { id: "min", label: "Meets the min", num: true, cell: (k) => p(o[k]!.probabilityMin) },
         { id: "max", label: "Meets the max", num: true, cell: (k) => p(o[k]!.probabilityMax) },

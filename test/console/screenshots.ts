@@ -24,7 +24,7 @@ const PAGES: { file: string; path: string; then?: (page: import("playwright-core
   { file: "frontier", path: "/console/formulas/broiler-starter/frontier" },
   { file: "plans", path: "/console/plans" },
   { file: "plan", path: "/console/plans/december?candidates=all", then: (page) => page.locator("details summary").first().click() },
-  { file: "confidence", path: "/console/formulas/broiler-starter/confidence?confidence=0.8" },
+  { file: "confidence", path: "/console/formulas/layer-phase-1/confidence?confidence=0.95" },
 ];
 /** `bun test/console/screenshots.ts plan`: only the pages whose file name starts with it (to look at one page while working on it). */
 const only = process.argv[2] ?? "";
