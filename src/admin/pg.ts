@@ -7,7 +7,7 @@ import type { SQL } from "bun";
 import { seedDemo } from "../demo/pg-seed.ts";
 import { operations } from "../store/bind.ts";
 import * as changes from "../store/pg/admin-changes.ts";
-import * as analyses from "../store/pg/analyses.ts";
+import * as analyses from "../store/analyses.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import * as costs from "../store/costs.ts";
 import * as deliveryAdmin from "../store/delivery-admin.ts";

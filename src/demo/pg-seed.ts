@@ -6,7 +6,7 @@
 import type { SQL } from "bun";
 import { writeFormulaImport, checkIngredientImport, writeIngredientImport } from "../store/pg/imports.ts";
 import { listIngredientDetails, listIngredients, listPrices } from "../store/ingredients.ts";
-import { writeAnalysisImport } from "../store/pg/analyses.ts";
+import { writeAnalysisImport } from "../store/analyses.ts";
 import { demoAnalyses } from "./analyses.ts";
 import { createKey } from "../store/keys.ts";
 import { writeNutrientImport } from "../store/nutrients.ts";

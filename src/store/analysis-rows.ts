@@ -81,3 +81,15 @@ export function atRow<T>(row: { where: string }, write: () => T): T {
     return named(error);
   }
 }
+
+/** The statements of src/store/analyses.ts, each dialect's in src/store/sqlite/analyses.ts and src/store/pg/analyses.ts. */
+export interface AnalysisStatements {
+  ingredientRow(workspaceId: number, name: string): { id: number; nutrients: string } | null;
+  insertAnalysis(id: string, workspaceId: number, ingredientId: number, nutrients: string, sampledAt: string, lot: string | null, lab: string | null, createdAt: string): void;
+  /** Sampled in [from, to) (null: open), newest sampledAt first, ties newest created first. */
+  analysisRows(ingredientId: number, from: string | null, to: string | null): AnalysisRow[];
+  analysisRow(workspaceId: number, id: string): AnalysisRow | null;
+  deleteAnalysis(id: string): void;
+  /** The named ingredients' book values and analyses sampled in [since, until], by ingredient then analysis. */
+  variabilityRows(workspaceId: number, names: readonly string[], since: string, until: string): VariabilityRow[];
+}

@@ -17,7 +17,7 @@ import { listNutrients, putNutrient, requireNutrient } from "../nutrients.ts";
 import { putFormula } from "./formula-put.ts";
 import { listPlans, putPlan, requirePlan } from "../plans.ts";
 import { listKeys } from "../keys.ts";
-import { addAnalysis, listAnalyses, variability } from "./analyses.ts";
+import { addAnalysis, listAnalyses, variability } from "../analyses.ts";
 import type { PgWriteBatch } from "./write-batch.ts";
 import { operations } from "../bind.ts";
 
