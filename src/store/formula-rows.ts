@@ -1,5 +1,6 @@
 /** The non-SQL half of the formula reads, shared by both backends: groups stored as JSON text. */
 import type { FormulaDetail, FormulaSummary } from "../schemas/formulas.ts";
+import type { IngredientDetail } from "../schemas/responses.ts";
 
 /** A formula's row as selected for the detail view (same aliases on both backends). */
 export interface FormulaRow extends FormulaSummary {
@@ -40,4 +41,13 @@ export interface FormulaStatements {
   deleteFormula(workspaceId: number, id: string): boolean;
   /** Ids of the formulas whose composition uses an ingredient, in id order. */
   formulasUsing(workspaceId: number, ingredient: string): string[];
+}
+
+/** The statements of src/store/formula-put.ts, each dialect's in src/store/sqlite/formula-put.ts and src/store/pg/formula-put.ts. */
+export interface FormulaPutStatements {
+  /** PostgreSQL: the outbox lock every write with an event takes first (ids commit in order; a concurrent PUT of the same id waits). SQLite: its one writer already holds it. */
+  lockOutbox(): void;
+  createdAt(workspaceId: number, id: string): string | null;
+  /** Each named ingredient or null, in the order asked (PostgreSQL: sent together, one round trip). */
+  ingredientsNamed(workspaceId: number, names: readonly string[]): (IngredientDetail | null)[];
 }

@@ -14,7 +14,7 @@ import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "../ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listNutrients, putNutrient, requireNutrient } from "../nutrients.ts";
-import { putFormula } from "./formula-put.ts";
+import { putFormula } from "../formula-put.ts";
 import { listPlans, putPlan, requirePlan } from "../plans.ts";
 import { listKeys } from "../keys.ts";
 import { addAnalysis, listAnalyses, variability } from "../analyses.ts";
