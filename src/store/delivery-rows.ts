@@ -88,3 +88,9 @@ export interface DeliveryAdminStatements {
   failedRequeued(nowMs: number, now: string, webhookId: string | null): number;
   pendingByWebhook(): PendingByWebhook[];
 }
+
+/** The statements of src/store/attempts.ts, each dialect's in src/store/sqlite/attempts.ts and src/store/pg/attempts.ts. */
+export interface AttemptStatements {
+  /** Numbered 1, 2, … per delivery by the insert itself. */
+  insertAttempt(deliveryId: string, attempt: Omit<DeliveryAttempt, "number">): void;
+}

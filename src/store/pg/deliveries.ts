@@ -8,7 +8,7 @@ import type { SQL } from "bun";
 import { newDeliveryId } from "../../domain/ids.ts";
 import { OPT_IN_EVENTS, type EventType } from "../../domain/events.ts";
 import type { AttemptOutcome, CommittedEvent, DueDelivery, WebhookDisable } from "../deliveries.ts";
-import { recordAttempt } from "./attempts.ts";
+import { recordAttempt } from "../attempts.ts";
 import { pipelined } from "./pipelined.ts";
 import { setWebhookEnabled } from "../webhooks.ts";
 import { liveHolders } from "./live-claims.ts";
