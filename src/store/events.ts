@@ -2,6 +2,8 @@ import type { Database } from "bun:sqlite";
 import type { EventType, NewEvent } from "../domain/events.ts";
 import { fanOut } from "./deliveries.ts";
 
+export type { EventRow } from "./event-rows.ts";
+
 /**
  * Append an event to the outbox and make its deliveries (one per enabled, subscribed webhook). Call it
  * inside the transaction that makes the change, so the change, its event and its deliveries commit
@@ -35,23 +37,4 @@ export function listEvents(db: Database, workspaceId: number): StoredEvent[] {
        FROM events WHERE workspace_id = ? ORDER BY id`,
     )
     .all(workspaceId) as StoredEvent[];
-}
-
-/** One event as GET /v1/events lists it: the stored payload text, not parsed. */
-export interface EventRow {
-  id: number;
-  type: EventType;
-  createdAt: string;
-  payload: string;
-}
-
-/**
- * A page of a workspace's events after the cursor `after`, oldest first, and whether more follow.
- * @example eventsAfter(db, 1, 0, 100) // { events: [{ id: 1, type: "ingredient.added", … }], hasMore: false }
- */
-export function eventsAfter(db: Database, workspaceId: number, after: number, limit: number): { events: EventRow[]; hasMore: boolean } {
-  const rows = db
-    .query("SELECT id, type, created_at AS createdAt, payload FROM events WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT ?")
-    .all(workspaceId, after, limit + 1) as EventRow[];
-  return { events: rows.slice(0, limit), hasMore: rows.length > limit };
 }

@@ -8,7 +8,7 @@
 import type { SQL } from "bun";
 import type { Backend, Reads, Writes } from "../backend.ts";
 import { costChanges, formulaCost, formulaFootprint } from "../costs.ts";
-import { eventsAfter } from "./events.ts";
+import { eventsAfter } from "../event-pages.ts";
 import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } from "../formulas.ts";
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "../ingredients.ts";

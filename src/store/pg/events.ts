@@ -1,7 +1,6 @@
 /** PostgreSQL's twins of ../events.ts: the outbox. */
 import type { SQL } from "bun";
 import type { NewEvent } from "../../domain/events.ts";
-import type { EventRow } from "../events.ts";
 import { fanOut, subscribers } from "./deliveries.ts";
 import { pipelined } from "./pipelined.ts";
 
@@ -70,11 +69,4 @@ export async function recordEvents(sql: SQL, events: readonly NewEvent[]): Promi
           VALUES (${event.workspaceId}, ${event.type}, ${event.ingredient}, ${JSON.stringify(event.payload)}, ${event.keyId}, ${event.now})`.execute() as Promise<unknown>,
     ),
   );
-}
-
-/** A page of a workspace's events after the cursor, oldest first. @example await eventsAfter(sql, 1, 0, 100) */
-export async function eventsAfter(sql: SQL, workspaceId: number, after: number, limit: number): Promise<{ events: EventRow[]; hasMore: boolean }> {
-  const rows = (await sql`SELECT id, type, created_at AS "createdAt", payload FROM events
-    WHERE workspace_id = ${workspaceId} AND id > ${after} ORDER BY id LIMIT ${limit + 1}`) as EventRow[];
-  return { events: rows.slice(0, limit), hasMore: rows.length > limit };
 }
