@@ -13,7 +13,7 @@ import { costChanges, formulaCost } from "../store/costs.ts";
 import { closeDatabase } from "../store/db.ts";
 import { listAttempts, listDeliveries, retryDeliveries, retryFailed, retryPending } from "../store/delivery-admin.ts";
 import { deleteFormula, listFormulaDetails, requireFormula } from "../store/formulas.ts";
-import { deleteIngredient } from "../store/ingredient-changes.ts";
+import { deleteIngredient } from "../store/ingredient-delete.ts";
 import { findIngredient, listIngredientDetails } from "../store/ingredients.ts";
 import { createKey, identifyKey, listKeys, setKeyActive, setKeyRateLimit, setKeyWrite } from "../store/keys.ts";
 import { deletePlan, importPlans, listPlans, requirePlan } from "../store/plans.ts";

@@ -6,7 +6,7 @@
 import type { SQL } from "bun";
 import { seedDemo } from "../demo/pg-seed.ts";
 import { operations } from "../store/bind.ts";
-import * as changes from "../store/pg/admin-changes.ts";
+import { deleteIngredient } from "../store/ingredient-delete.ts";
 import * as analyses from "../store/analyses.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import * as costs from "../store/costs.ts";
@@ -54,7 +54,7 @@ const OPS: PgAdminOps = {
   costChanges: costs.costChanges,
   priceHistory: priceHistory.priceHistory,
   deleteFormula: formulas.deleteFormula,
-  deleteIngredient: changes.deleteIngredient,
+  deleteIngredient,
   importIngredients: imports.importIngredients,
   importFormulas: imports.importFormulas,
   importPrices,

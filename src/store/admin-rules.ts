@@ -14,3 +14,9 @@ export const ingredientInUse = (name: string, users: readonly string[]): string 
  */
 export const usedByPlans = (what: string, plans: readonly string[]): string =>
   `${what} is used by ${plans.length} plan${plans.length === 1 ? "" : "s"}: ${plans.join(", ")} (delete or change ${plans.length === 1 ? "it" : "them"} first)`;
+
+/** The statements of src/store/ingredient-delete.ts, each dialect's in src/store/sqlite/ingredient-delete.ts and src/store/pg/ingredient-delete.ts. */
+export interface IngredientDeleteStatements {
+  /** The ingredient's row and its price history (no foreign key: see migration 7), in every table the dialect keeps it in. */
+  deleteIngredientRows(workspaceId: number, name: string): void;
+}

@@ -9,12 +9,9 @@ import type { CreateIngredient } from "../schemas/ingredients.ts";
 import { formulasMovedBy } from "./costs.ts";
 import { hasSubscriber } from "./deliveries.ts";
 import { recordEvent } from "./events.ts";
-import { formulasUsing } from "./formulas.ts";
 import { findIngredient, requireIngredient, type IngredientDetail } from "./ingredients.ts";
 import { recordChange, recordPrice, type PriceSource } from "./price-history.ts";
 import { requireTransaction } from "./transaction.ts";
-import { ingredientInUse, usedByPlans } from "./admin-rules.ts";
-import { plansUsing } from "./plans.ts";
 
 export type { Actor } from "../domain/ingredient-events.ts";
 
@@ -85,23 +82,4 @@ export function recordPriceChange(db: Database, actor: Actor, name: string, befo
     const formulas = formulasMovedBy(db, actor.workspaceId, name, before.price);
     if (formulas.length > 0) recordEvent(db, events.costChanged(formulas));
   }
-}
-
-/**
- * Delete an ingredient (admin clean-up; no event, the API has no delete). Refused while a saved
- * formula uses it, naming the formulas, since their figures would then point at nothing.
- * @example deleteIngredient(db, 1, "Maize") // ConflictError("Ingredient Maize is used by 2 formulas: broiler-starter, layer-phase-1 ...")
- */
-export function deleteIngredient(db: Database, workspaceId: number, name: string): void {
-  requireTransaction(db, "deleteIngredient");
-  requireIngredient(db, workspaceId, name);
-  const users = formulasUsing(db, workspaceId, name);
-  if (users.length > 0) throw new ConflictError(ingredientInUse(name, users));
-  const plans = plansUsing(db, workspaceId, { ingredient: name });
-  if (plans.length > 0) throw new ConflictError(usedByPlans(`Ingredient ${name}`, plans));
-  // Its price history, in both tables, goes with the record (no foreign key: see migration 7).
-  for (const table of ["price_history", "price_log"]) {
-    db.query(`DELETE FROM ${table} WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ? AND name = ?)`).run(workspaceId, name);
-  }
-  db.query("DELETE FROM ingredients WHERE workspace_id = ? AND name = ?").run(workspaceId, name);
 }
