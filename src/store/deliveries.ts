@@ -148,11 +148,3 @@ export function finishAttempt(db: Database, o: AttemptOutcome): boolean {
   recordAttempt(db, o.id, { at: o.startedAt, status: o.lastStatus, error: o.lastError, ms: o.ms });
   return true;
 }
-
-/**
- * Delete delivered deliveries last touched before `before` (ISO); events are kept.
- * @example pruneDelivered(db, isoTime(Date.now() - 30 * 86_400_000)) // 118
- */
-export function pruneDelivered(db: Database, before: string): number {
-  return db.query("DELETE FROM deliveries WHERE status = 'delivered' AND updated_at < ?").run(before).changes;
-}

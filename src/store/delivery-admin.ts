@@ -72,3 +72,11 @@ export const retryFailed = operation(function* (nowMs: number, now: string, webh
 export const pendingByWebhook = operation(function* () {
   return yield* q.pendingByWebhook();
 });
+
+/**
+ * Delete delivered deliveries last touched before `before` (ISO); events are kept.
+ * @example pruneDelivered(db, isoTime(Date.now() - 30 * 86_400_000)) // 118
+ */
+export const pruneDelivered = operation(function* (before: string) {
+  return yield* q.deleteDelivered(before);
+});

@@ -87,6 +87,8 @@ export interface DeliveryAdminStatements {
   /** Every failed delivery (of one webhook, or null: all) on a fresh schedule; how many. */
   failedRequeued(nowMs: number, now: string, webhookId: string | null): number;
   pendingByWebhook(): PendingByWebhook[];
+  /** Delete delivered deliveries last touched before `before` (ISO); how many. */
+  deleteDelivered(before: string): number;
 }
 
 /** The statements of src/store/attempts.ts, each dialect's in src/store/sqlite/attempts.ts and src/store/pg/attempts.ts. */

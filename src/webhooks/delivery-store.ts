@@ -5,6 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import * as lite from "../store/deliveries.ts";
+import { pruneDelivered } from "../store/delivery-admin.ts";
 import type { AttemptOutcome, DueDelivery, WebhookDisable } from "../store/deliveries.ts";
 import { setWebhookEnabled } from "../store/webhooks.ts";
 import type { WriteQueue } from "../store/write-queue.ts";
@@ -39,7 +40,7 @@ export function sqliteDeliveryStore(db: Database, writes: WriteQueue): DeliveryS
     // The ones in flight are still pending and come back from the query; ask for enough to skip them.
     take: (webhookId, nowMs, free, busy) => lite.dueDeliveries(db, webhookId, nowMs, free + busy),
     nextDueAfter: (nowMs) => lite.nextDueAfter(db, nowMs),
-    prune: (before) => lite.pruneDelivered(db, before),
+    prune: (before) => pruneDelivered(db, before),
     // Through the shared group commit: with synchronous=FULL each commit is an fsync that blocks the
     // process, so outcomes and API writes of one turn share one. No API read shows deliveries or
     // webhooks, so cached bodies stay valid across these commits.

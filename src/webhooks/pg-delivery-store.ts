@@ -3,6 +3,7 @@
  * are claimed with a lease and outcomes commit in transactions of their own (docs/decisions.md#serving-from-postgresql).
  */
 import type { SQL } from "bun";
+import { pruneDelivered } from "../store/delivery-admin.ts";
 import * as pg from "../store/pg/deliveries.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 
@@ -16,7 +17,7 @@ export function pgDeliveryStore(sql: SQL, instance: string, perWebhook: number, 
     webhooksWithDue: (nowMs) => pg.webhooksWithDueDeliveries(sql, nowMs),
     take: (webhookId, nowMs, free) => pg.claimDue(sql, instance, webhookId, nowMs, free, perWebhook, leaseMs),
     nextDueAfter: (nowMs) => pg.nextDueAfter(sql, nowMs),
-    prune: (before) => pg.pruneDelivered(sql, before),
+    prune: (before) => pruneDelivered(sql, before),
     finish: async (outcome, disable, committed) => {
       const recorded = await pg.finishAttempt(sql, outcome, disable);
       onCommit();

@@ -142,8 +142,3 @@ export async function finishAttempt(sql: SQL, o: AttemptOutcome, disable: Webhoo
     return true;
   });
 }
-
-/** Delete delivered deliveries last touched before `before` (ISO). @example await pruneDelivered(sql, isoTime(Date.now() - 30 * 86_400_000)) */
-export async function pruneDelivered(sql: SQL, before: string): Promise<number> {
-  return (await sql`DELETE FROM deliveries WHERE status = 'delivered' AND updated_at < ${before}`).count;
-}

@@ -44,4 +44,5 @@ export const pgDeliveryAdmin: PgStatements<DeliveryAdminStatements> = {
     (await sql`SELECT w.id AS "webhookId", count(d.id)::int AS pending, min(d.created_at) AS oldest
       FROM webhooks w LEFT JOIN deliveries d ON d.webhook_id = w.id AND d.status = 'pending'
       GROUP BY w.id ORDER BY w.id COLLATE "C"`) as PendingByWebhook[],
+  deleteDelivered: async (sql, before) => (await sql`DELETE FROM deliveries WHERE status = 'delivered' AND updated_at < ${before}`).count,
 };

@@ -51,4 +51,5 @@ export const sqliteDeliveryAdmin: SqliteStatements<DeliveryAdminStatements> = {
          GROUP BY w.id ORDER BY w.id`,
       )
       .all() as PendingByWebhook[],
+  deleteDelivered: (db, before) => db.query("DELETE FROM deliveries WHERE status = 'delivered' AND updated_at < ?").run(before).changes,
 };
