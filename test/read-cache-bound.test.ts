@@ -12,7 +12,8 @@ import { ReadCache } from "../src/http/read-cache.ts";
 import { cli, spawnServe, tempDir } from "./helpers/harness.ts";
 
 const INGREDIENTS = 500;
-const READS = 2_000;
+/** Enough that the bodies served are about three times the bound: unbounded, the process would keep them all. */
+const READS = 3_000;
 
 /** Every sample of one metric in an exposition, by its label set. */
 function samples(text: string, name: string): Map<string, number> {
@@ -66,10 +67,12 @@ describe("the read cache's bound", () => {
       const text = await metrics();
       const rssAfter = samples(text, "process_resident_memory_bytes").get("")!;
       console.log(`RSS ${(rssBefore / 2 ** 20).toFixed(0)} MiB before, ${(rssAfter / 2 ** 20).toFixed(0)} MiB after ${READS} reads (${(served / 2 ** 20).toFixed(0)} MiB of bodies served)`);
-      // What the process holds grew by less than twice the bound (the rest is garbage not yet collected,
-      // SQLite's page cache); without a bound it grows by every body kept (313 MiB here before issue 29).
+      // What the process holds grew by less than three times the bound: the bound, plus garbage not yet
+      // collected and SQLite's page cache, which alone were 36 to 76 MiB over runs of 2,000 reads (the
+      // growth was 109 to 149 MiB, so twice the bound failed once on a quiet machine). Without a bound it
+      // grows by every body kept: 313 MiB for 2,000 reads before issue 29, and more with each read.
       const bound = CACHE_BOUNDS.bodies + CACHE_BOUNDS.answered + CACHE_BOUNDS.keys;
-      expect(rssAfter - rssBefore).toBeLessThan(2 * bound);
+      expect(rssAfter - rssBefore).toBeLessThan(3 * bound);
       // The bodies asked for far exceed the bound: the bound is what held them back.
       expect(served).toBeGreaterThan(2 * CACHE_BOUNDS.bodies);
       const held = samples(text, "feedbase_read_cache_bytes");
