@@ -3,16 +3,15 @@
  * `formula confidence`, GET /v1/formulas/:id/confidence as a table.
  */
 import type { Command } from "commander";
-import { ValidationError } from "../src/domain/errors.ts";
-import { everyIngredient, type CandidateSet } from "../src/optimize/candidates.ts";
+import type { CandidateSet } from "../src/optimize/candidates.ts";
 import type { CurvePoint } from "../src/optimize/confidence-curve.ts";
 import { optimizeInput } from "../src/optimize/optimize-task.ts";
-import type { OptimizeOptions } from "../src/optimize/result.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import { CURVE_POINTS, sinceOrDefault } from "../src/schemas/confidence.ts";
 import { dataOption, intInRange, jsonOption, printDocument, printRows, signed, withData, withExamples, workspaceOption } from "./common.ts";
 import { probabilityOption, SINCE_HELP, sinceOption } from "./confidence-report.ts";
-import { candidatesOption, collectPrice } from "./formula-optimize.ts";
+import { collectPrice } from "./formula-optimize.ts";
+import { candidatesOption, formulaToSolve } from "./what-if.ts";
 import type { Io } from "./io.ts";
 
 interface Options {
@@ -49,14 +48,8 @@ export function registerFormulaConfidence(group: Command, io: Io): void {
       .action((id: string, opts: Options) =>
         withData(opts, async ({ store, workspace }) => {
           const ws = (await workspace()).id;
-          const formula = await store.requireFormula(ws, id);
-          const every = await store.listIngredientDetails(ws);
-          const ingredients = new Map(every.map((i) => [i.name, i]));
-          const lookup = (name: string) => ingredients.get(name) ?? null;
-          const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
-          for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
-          const asked: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
-          const input = optimizeInput(formula, lookup, opts.candidates === "all" ? everyIngredient(asked, every) : asked);
+          const { formula, lookup, options } = await formulaToSolve(store, ws, id, opts);
+          const input = optimizeInput(formula, lookup, options);
           const sds = await store.variability(ws, input.ingredients.map((i) => i.name), sinceOrDefault(opts.analysesSince, Date.now()));
           const curve = await solveInProcess("confidenceCurve", { ...input, sds, from: opts.from, to: opts.to, points: opts.points });
           if (opts.json) printDocument(io, curve);

@@ -1,12 +1,11 @@
 import type { Command } from "commander";
-import { ValidationError } from "../src/domain/errors.ts";
 import { frontierInput, type FrontierShown } from "../src/optimize/frontier-task.ts";
-import { everyIngredient, type CandidateSet } from "../src/optimize/candidates.ts";
-import type { OptimizeOptions } from "../src/optimize/result.ts";
+import type { CandidateSet } from "../src/optimize/candidates.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import { FRONTIER_POINTS } from "../src/schemas/frontier.ts";
 import { dataOption, intInRange, jsonOption, printDocument, printRows, withData, withExamples, workspaceOption } from "./common.ts";
-import { candidatesOption, collectPrice, conflictRows } from "./formula-optimize.ts";
+import { collectPrice, conflictRows } from "./formula-optimize.ts";
+import { candidatesOption, formulaToSolve } from "./what-if.ts";
 import { frontierChart } from "./frontier-chart.ts";
 import type { Io } from "./io.ts";
 
@@ -38,14 +37,7 @@ export function registerFormulaFrontier(group: Command, io: Io): void {
       .action((id: string, opts: Options) =>
         withData(opts, async ({ store, workspace }) => {
           const ws = (await workspace()).id;
-          const formula = await store.requireFormula(ws, id);
-          const every = await store.listIngredientDetails(ws);
-          const ingredients = new Map(every.map((i) => [i.name, i]));
-          const lookup = (name: string) => ingredients.get(name) ?? null;
-          const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
-          for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
-          const asked: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true };
-          const options = opts.candidates === "all" ? everyIngredient(asked, every) : asked;
+          const { formula, lookup, options } = await formulaToSolve(store, ws, id, opts);
           const shown = await solveInProcess("frontier", frontierInput(formula, lookup, options, opts.points));
           if (opts.json) printDocument(io, shown);
           else printFrontier(io, shown);

@@ -1,10 +1,8 @@
-import { InvalidArgumentError, Option, type Command } from "commander";
-import { everyIngredient, type CandidateSet } from "../src/optimize/candidates.ts";
-import { ValidationError } from "../src/domain/errors.ts";
+import { InvalidArgumentError, type Command } from "commander";
+import type { CandidateSet } from "../src/optimize/candidates.ts";
 import { parseFormulaFile } from "../src/domain/formula-file.ts";
 import { isoTime } from "../src/domain/time.ts";
 import { optimizeInput } from "../src/optimize/optimize-task.ts";
-import type { OptimizeOptions } from "../src/optimize/result.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import { parsePrice } from "../src/optimize/what-if.ts";
 import { FORMULA_ID } from "../src/schemas/formulas.ts";
@@ -18,6 +16,7 @@ import { dataOption, printDocument, printRows, signed, withExamples, withData, w
 import { CliFailure } from "./failure.ts";
 import type { Io } from "./io.ts";
 import { warnUnmetLimits } from "./import.ts";
+import { candidatesOption, formulaToSolve } from "./what-if.ts";
 
 interface Options {
   include?: string;
@@ -56,15 +55,6 @@ const formulaIdOption = (value: string) => {
   return value;
 };
 
-/** `--candidates formula|all`, as the API's `candidates`. */
-export const candidatesOption = () =>
-  new Option("--candidates <set>", "formula: the formula's own candidates (its rows, the ingredients its limits name, --include, --price names); all: every ingredient of the workspace too (in stock unless --include-out-of-stock)")
-    .default("formula")
-    .argParser((value: string): CandidateSet => {
-      if (value !== "formula" && value !== "all") throw new InvalidArgumentError("--candidates must be formula or all");
-      return value;
-    });
-
 /** `feedbase formula optimize`: the data of GET /v1/formulas/:id/optimize as a report, and --save-as to keep the mix. */
 export function registerFormulaOptimize(group: Command, io: Io): void {
   withExamples(
@@ -88,15 +78,7 @@ export function registerFormulaOptimize(group: Command, io: Io): void {
           if (opts.id !== undefined && opts.saveAs === undefined) throw new InvalidArgumentError("--id needs --save-as");
           return withData(opts, async ({ store, workspace }) => {
             const ws = (await workspace()).id;
-            const formula = await store.requireFormula(ws, id);
-            // The solver asks for ingredients synchronously: read them all first.
-            const every = await store.listIngredientDetails(ws);
-            const ingredients = new Map(every.map((i) => [i.name, i]));
-            const lookup = (name: string) => ingredients.get(name) ?? null;
-            const include = (opts.include ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
-            for (const name of [...include, ...opts.price.keys()]) if (!lookup(name)) throw new ValidationError(`Unknown ingredient: ${name}`);
-            const asked: OptimizeOptions = { include, prices: opts.price, includeOutOfStock: opts.includeOutOfStock === true, maxCo2e: opts.maxCo2e ?? null };
-            const options = opts.candidates === "all" ? everyIngredient(asked, every) : asked;
+            const { formula, lookup, options } = await formulaToSolve(store, ws, id, opts);
             const input = optimizeInput(formula, lookup, options);
             const confidence = opts.confidence;
             const result: OptimizeResult | ConfidenceResult =

@@ -11,7 +11,8 @@ import type { AdminStore } from "../src/admin/ops.ts";
 import { PLAN_ID, type PlanResult } from "../src/schemas/plans.ts";
 import { dataOption, jsonOption, printDocument, printRows, withData, withExamples, workspaceOption } from "./common.ts";
 import { CliFailure } from "./failure.ts";
-import { candidatesOption, maxCo2eOption } from "./formula-optimize.ts";
+import { maxCo2eOption } from "./formula-optimize.ts";
+import { candidatesOption } from "./what-if.ts";
 import type { Io } from "./io.ts";
 
 interface Base {

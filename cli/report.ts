@@ -3,7 +3,7 @@ import { solveInProcess } from "../src/optimize/tasks.ts";
 import { savingsWorklist } from "../src/optimize/worklist.ts";
 import { everyIngredient, type CandidateSet } from "../src/optimize/candidates.ts";
 import { NO_OPTIONS } from "../src/optimize/result.ts";
-import { candidatesOption } from "./formula-optimize.ts";
+import { candidatesOption } from "./what-if.ts";
 import { dataOption, instantOption, printDocument, printRows, signed, withExamples, withData, workspaceOption, jsonOption } from "./common.ts";
 import type { Io } from "./io.ts";
 
