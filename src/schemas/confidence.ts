@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { candidatesParam, confidenceResult, optimizeRead } from "./optimize.ts";
+import { confidenceResult, optimizeRead, solveSeriesParams } from "./optimize.ts";
 import { instant } from "./time.ts";
 
 /**
@@ -60,14 +60,7 @@ export const curveQuery = z.object({
     })
     .meta({ description: `How many evenly spaced probabilities (${CURVE_POINTS.min}–${CURVE_POINTS.max}, default ${CURVE_POINTS.default}).` }),
   analysesSince,
-  candidates: candidatesParam,
-  include: z.string().optional().meta({ description: "Extra candidates, comma-separated (a comma inside a name is sent as `%2C`), as for the optimization." }),
-  price: z.array(z.string()).optional().meta({ description: "A what-if price, `NAME=VALUE` (repeatable; never stored), as for the optimization." }),
-  includeOutOfStock: z
-    .enum(["true", "false"], { error: "includeOutOfStock must be true or false" })
-    .optional()
-    .transform((v) => v === "true")
-    .meta({ description: "Let out-of-stock candidates into the mixes (default: they are held at 0)." }),
+  ...solveSeriesParams,
 });
 
 export const curveResult = z.lazy(() =>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { candidatesParam, conflict } from "./optimize.ts";
+import { conflict, solveSeriesParams } from "./optimize.ts";
 
 /**
  * Shapes of GET /v1/formulas/:id/frontier (docs/decisions.md#carbon-footprint): the cost–CO2e Pareto
@@ -64,12 +64,5 @@ export const frontierQuery = z.object({
       return n;
     })
     .meta({ description: `How many points (${FRONTIER_POINTS.min}–${FRONTIER_POINTS.max}, default ${FRONTIER_POINTS.default}) when the ends differ.` }),
-  candidates: candidatesParam,
-  include: z.string().optional().meta({ description: "Extra candidates, comma-separated (a comma inside a name is sent as `%2C`), as for the optimization." }),
-  price: z.array(z.string()).optional().meta({ description: "A what-if price, `NAME=VALUE` (repeatable; never stored), as for the optimization." }),
-  includeOutOfStock: z
-    .enum(["true", "false"], { error: "includeOutOfStock must be true or false" })
-    .optional()
-    .transform((v) => v === "true")
-    .meta({ description: "Let out-of-stock candidates into the mixes (default: they are held at 0)." }),
+  ...solveSeriesParams,
 });

@@ -212,6 +212,18 @@ export const candidatesParam = z
   .transform((v) => v ?? "formula")
   .meta({ description: "`formula` (default): the formula's composition, the ingredients its inclusion limits name, `include` and any ingredient given a what-if `price`. `all`: every ingredient of the workspace too (out-of-stock ones only with includeOutOfStock=true)." });
 
+/** The optimization's candidates and what-ifs, as the routes that solve it many times (the frontier, the confidence curve) take them. */
+export const solveSeriesParams = {
+  candidates: candidatesParam,
+  include: z.string().optional().meta({ description: "Extra candidates, comma-separated (a comma inside a name is sent as `%2C`), as for the optimization." }),
+  price: z.array(z.string()).optional().meta({ description: "A what-if price, `NAME=VALUE` (repeatable; never stored), as for the optimization." }),
+  includeOutOfStock: z
+    .enum(["true", "false"], { error: "includeOutOfStock must be true or false" })
+    .optional()
+    .transform((v) => v === "true")
+    .meta({ description: "Let out-of-stock candidates into the mixes (default: they are held at 0)." }),
+};
+
 /** The query of GET /v1/reports/savings. */
 export const savingsQuery = z.object({ candidates: candidatesParam });
 
