@@ -136,6 +136,6 @@ describe("GET /v1/ingredients/:name/analyses", () => {
   test("the OpenAPI document has both routes and the analysis.added webhook", async () => {
     const doc = await (await t.request("GET", "/v1/openapi.json", { key: read })).json();
     expect(Object.keys(doc.paths["/v1/ingredients/{name}/analyses"]).sort()).toEqual(["get", "post"]);
-    expect(doc.webhooks["analysis.added"]).toBeDefined();
+    expect(Object.keys(doc.webhooks["analysis.added"])).toEqual(["post"]);
   });
 });

@@ -91,6 +91,6 @@ describe("the rate-limit fields", () => {
     const sent = Object.keys(rateLimitHeaders(new SlidingWindowLimiter().check("key_a", 10), Date.now())).sort();
     expect(sent).toEqual(Object.keys(RATE_LIMIT_FIELDS).sort());
     const doc = openApiDocument(routes) as { components: { headers: Record<string, unknown> } };
-    for (const name of sent) expect(doc.components.headers[name]).toBeDefined();
+    for (const name of sent) expect(doc.components.headers[name]).toMatchObject({ schema: { type: RATE_LIMIT_FIELDS[name as keyof typeof RATE_LIMIT_FIELDS].type } });
   });
 });

@@ -195,7 +195,7 @@ describe("two instances on one PostgreSQL database", () => {
       const holder = psql(s.url, "SELECT claimed_by FROM deliveries WHERE status = 'pending'").trim();
       const pid = Number(holder.split(":")[1]);
       const victim = s.instances.find((i) => i.proc.pid === pid)!;
-      expect(victim).toBeDefined();
+      expect(victim?.proc.pid).toBe(pid);
       victim.proc.kill("SIGKILL");
       await victim.proc.exited;
       hold = false;
