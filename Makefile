@@ -123,6 +123,7 @@ bench: $(DEPS) $(EXE)
 	$(BUN) bench/confidence.ts
 	$(BUN) bench/compare-builds.ts
 	$(BUN) bench/issue29.ts
+	$(BUN) bench/memory.ts $(EXE)
 	$(MAKE) bench-console
 
 # Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.
