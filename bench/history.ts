@@ -170,12 +170,12 @@ export interface Server {
 }
 
 /**
- * `exe serve` on a data file (or with `"--database"`, on a PostgreSQL URL), once it answers 200 on /v1/health.
+ * `exe serve` on a data file (or with `"--database"`, on a PostgreSQL URL) and any further flags, once it answers 200 on /v1/health.
  * @example const server = await serve("dist/feedbase", "/tmp/x/feedbase.db", key)
  */
-export async function serve(exe: string, dataPath: string, key: string, flag: "--data" | "--database" = "--data"): Promise<Server> {
+export async function serve(exe: string, dataPath: string, key: string, flag: "--data" | "--database" = "--data", extraArgs: string[] = []): Promise<Server> {
   const port = freePort();
-  const proc = Bun.spawn([exe, "serve", flag, dataPath, "--port", String(port)], { cwd: ROOT, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+  const proc = Bun.spawn([exe, "serve", flag, dataPath, "--port", String(port), ...extraArgs], { cwd: ROOT, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   while ((await fetch(url + "/v1/health", { headers: { "X-API-Key": key } }).then((r) => r.status, () => 0)) !== 200) {

@@ -123,15 +123,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     maxQueue: options.solver?.maxQueue ?? QUEUE_PER_WORKER * workers,
     logger,
   });
-  if (options.metrics) recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness, writesWaiting: store.writesWaiting, cacheBytes: caches.bytes });
+  // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner;
+  // on PostgreSQL, plus what the other instances on the database accepted.
+  const limiter = new SlidingWindowLimiter({ clock, ...(counts ? { shared: counts } : {}) });
+  if (options.metrics) {
+    recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness, writesWaiting: store.writesWaiting, cacheBytes: caches.bytes, limiterBytes: () => limiter.bytes });
+  }
   const fetch = createFetch({
     routes,
     backend: store.backend,
     findKey: store.findKey,
     logger,
-    // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner;
-    // on PostgreSQL, plus what the other instances on the database accepted.
-    limiter: new SlidingWindowLimiter({ clock, ...(counts ? { shared: counts } : {}) }),
+    limiter,
     clock,
     version: store.freshness,
     readiness,

@@ -7,7 +7,7 @@ import { buildFormula } from "../domain/formula-file.ts";
 import { checkPercentSum, formulaUpdatedEvent, unmetLimitsWarnings } from "../domain/formula-writes.ts";
 import type { Actor } from "../domain/ingredient-events.ts";
 import type { FormulaDetail, FormulaImport } from "../schemas/formulas.ts";
-import { outbox } from "./event-steps.ts";
+import { recordEvent } from "./events.ts";
 import type { FormulaPutStatements } from "./formula-rows.ts";
 import { saveFormula } from "./formulas.ts";
 import { operation, statements, tx } from "./op.ts";
@@ -38,7 +38,7 @@ export const putFormula = operation(function* (actor: Actor, id: string, body: O
   const ingredients = new Map(names.map((name, i) => [name, found[i] ?? null]));
   const formula = buildFormula({ formula: { ...body, id }, label: `Formula ${id}` }, (name) => ingredients.get(name) ?? null, { id, now: existing ?? actor.now });
   yield* saveFormula.steps(actor.workspaceId, formula);
-  yield* outbox.recordEvent(formulaUpdatedEvent(actor, formula));
+  yield* recordEvent.steps(formulaUpdatedEvent(actor, formula));
   const put: FormulaPut = { created: existing === null, formula, warnings: unmetLimitsWarnings(formula) };
   return put;
 });
