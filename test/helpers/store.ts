@@ -57,7 +57,7 @@ export function storedEvents(dataPath: string, workspaceId: number): StoredEvent
   if (url !== undefined) {
     const json = psql(
       url,
-      `SELECT coalesce(json_agg(json_build_object('id', id, 'type', type, 'ingredient', ingredient, 'payload', payload, 'keyId', key_id, 'createdAt', created_at) ORDER BY id), '[]')
+      `SELECT coalesce(json_agg(json_build_object('id', number, 'type', type, 'ingredient', ingredient, 'payload', payload, 'keyId', key_id, 'createdAt', created_at) ORDER BY number), '[]')
        FROM events WHERE workspace_id = :'workspace'`,
       { workspace: String(workspaceId) },
     );
