@@ -10,7 +10,7 @@ import type { Backend, Reads, Writes } from "../backend.ts";
 import { costChanges, formulaCost, formulaFootprint } from "../costs.ts";
 import { eventsAfter } from "../event-pages.ts";
 import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } from "../formulas.ts";
-import { createIngredient, updatePrice } from "./ingredient-changes.ts";
+import { createIngredient, updatePrice } from "../ingredient-changes.ts";
 import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "../ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listNutrients, putNutrient, requireNutrient } from "../nutrients.ts";
