@@ -104,7 +104,7 @@ export interface DueDelivery {
   url: string;
   secret: string;
   event: EventType;
-  /** The event's id, the cursor of GET /v1/events. */
+  /** The event's id as clients see it (its number in the workspace), the cursor of GET /v1/events. */
   eventId: number;
   /** The stored body: the exact bytes of every attempt. */
   payload: string;

@@ -3,6 +3,7 @@ import type { EventType, NewEvent } from "../domain/events.ts";
 
 /** One event as GET /v1/events lists it: the stored payload text, not parsed. */
 export interface EventRow {
+  /** Its number in the workspace (1, 2, 3…), not the global key deliveries reference. */
   id: number;
   type: EventType;
   createdAt: string;
@@ -17,6 +18,7 @@ export interface EventPageStatements {
 
 /** An event as stored, with what no route shows (the key that made it). */
 export interface StoredEvent {
+  /** Its number in the workspace, as GET /v1/events shows it. */
   id: number;
   type: EventType;
   ingredient: string;
@@ -27,6 +29,7 @@ export interface StoredEvent {
 
 /** The event a delivery is made for, as `recordEvent` has just stored it. */
 export interface CommittedEvent {
+  /** Its global key (`events.id`), which deliveries reference. */
   id: number;
   workspaceId: number;
   type: EventType;
@@ -39,7 +42,7 @@ export interface CommittedEvent {
 export interface EventStatements {
   /** Events commit in id order: PostgreSQL takes the outbox lock, SQLite has one writer at a time already. */
   lockOutbox(): void;
-  /** The event row, its payload serialized here; its id. */
+  /** The event row, numbered next in its workspace, its payload serialized here; its global key (deliveries reference it). */
   insertEvent(event: NewEvent): number;
   /** The enabled webhooks of the workspace an event of `type` goes to (one without a list takes all but the opt-in types). */
   subscribers(workspaceId: number, type: EventType): string[];

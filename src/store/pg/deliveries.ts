@@ -59,7 +59,7 @@ export async function claimDue(sql: SQL, instance: string, webhookId: string, no
       FROM picked WHERE d.id = picked.id
       RETURNING d.id, d.webhook_id, d.event_id, d.attempts, d.next_attempt_at
     )
-    SELECT c.id, c.webhook_id AS "webhookId", w.url, w.secret, e.type AS event, c.event_id AS "eventId", e.payload, c.attempts
+    SELECT c.id, c.webhook_id AS "webhookId", w.url, w.secret, e.type AS event, e.number AS "eventId", e.payload, c.attempts
     FROM claimed c JOIN webhooks w ON w.id = c.webhook_id JOIN events e ON e.id = c.event_id
     ORDER BY c.next_attempt_at`) as DueDelivery[];
   return [...rows];

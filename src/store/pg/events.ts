@@ -10,10 +10,11 @@ import { pipelined } from "./pipelined.ts";
 export const OUTBOX_LOCK = 0x66656564_6f757462n;
 
 /**
- * Hold the outbox until the transaction ends. Event ids come from a sequence, so without it a later
- * id could commit before an earlier one and a reader of `GET /v1/events?after=` would step over the
- * earlier one for good; with it, events commit in id order as in SQLite, where one writer at a time
- * is the rule (docs/decisions.md#serving-from-postgresql). Taken again in the same transaction, it is a no-op.
+ * Hold the outbox until the transaction ends. Without it a later event could commit before an earlier
+ * one and a reader of `GET /v1/events?after=` would step over the earlier one for good, and two
+ * transactions could give the same number in a workspace (the next is the highest plus one); with it,
+ * events are numbered and commit in order as in SQLite, where one writer at a time is the rule
+ * (docs/decisions.md#serving-from-postgresql). Taken again in the same transaction, it is a no-op.
  * @example await lockOutbox(tx)
  */
 export async function lockOutbox(sql: SQL): Promise<void> {
@@ -37,8 +38,9 @@ export async function holdOutbox(tx: SQL): Promise<void> {
 export const pgEvents: PgStatements<EventStatements> = {
   lockOutbox,
   insertEvent: async (sql, event) => {
-    const [row] = (await sql`INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at)
-      VALUES (${event.workspaceId}, ${event.type}, ${event.ingredient}, ${JSON.stringify(event.payload)}, ${event.keyId}, ${event.now}) RETURNING id`) as { id: number }[];
+    const [row] = (await sql`INSERT INTO events (workspace_id, number, type, ingredient, payload, key_id, created_at)
+      VALUES (${event.workspaceId}, (SELECT coalesce(max(number), 0) + 1 FROM events WHERE workspace_id = ${event.workspaceId}),
+        ${event.type}, ${event.ingredient}, ${JSON.stringify(event.payload)}, ${event.keyId}, ${event.now}) RETURNING id`) as { id: number }[];
     return row!.id;
   },
   subscribers: async (sql, workspaceId, type) => {
@@ -58,6 +60,6 @@ export const pgEvents: PgStatements<EventStatements> = {
     );
   },
   storedEvents: async (sql, workspaceId) =>
-    (await sql`SELECT id, type, ingredient, payload, key_id AS "keyId", created_at AS "createdAt"
-      FROM events WHERE workspace_id = ${workspaceId} ORDER BY id`) as StoredEvent[],
+    (await sql`SELECT number AS id, type, ingredient, payload, key_id AS "keyId", created_at AS "createdAt"
+      FROM events WHERE workspace_id = ${workspaceId} ORDER BY number`) as StoredEvent[],
 };

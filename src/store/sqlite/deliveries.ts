@@ -40,7 +40,7 @@ export const sqliteDeliveries: SqliteStatements<DeliveryStatements> = {
 export function dueDeliveries(db: Database, webhookId: string, nowMs: number, limit: number): DueDelivery[] {
   return db
     .query(
-      `SELECT d.id, d.webhook_id AS webhookId, w.url, w.secret, e.type AS event, d.event_id AS eventId, e.payload, d.attempts
+      `SELECT d.id, d.webhook_id AS webhookId, w.url, w.secret, e.type AS event, e.number AS eventId, e.payload, d.attempts
        FROM deliveries d INDEXED BY deliveries_due
          JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
        WHERE d.webhook_id = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2 AND w.enabled = 1

@@ -9,7 +9,10 @@ export const sqliteEvents: SqliteStatements<EventStatements> = {
   insertEvent: (db, event) =>
     Number(
       db
-        .query("INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .query(
+          `INSERT INTO events (workspace_id, number, type, ingredient, payload, key_id, created_at)
+           VALUES (?1, (SELECT coalesce(max(number), 0) + 1 FROM events WHERE workspace_id = ?1), ?2, ?3, ?4, ?5, ?6)`,
+        )
         .run(event.workspaceId, event.type, event.ingredient, JSON.stringify(event.payload), event.keyId, event.now).lastInsertRowid,
     ),
   subscribers: (db, workspaceId, type) =>
@@ -32,8 +35,8 @@ export const sqliteEvents: SqliteStatements<EventStatements> = {
   storedEvents: (db, workspaceId) =>
     db
       .query(
-        `SELECT id, type, ingredient, payload, key_id AS keyId, created_at AS createdAt
-         FROM events WHERE workspace_id = ? ORDER BY id`,
+        `SELECT number AS id, type, ingredient, payload, key_id AS keyId, created_at AS createdAt
+         FROM events WHERE workspace_id = ? ORDER BY number`,
       )
       .all(workspaceId) as StoredEvent[],
 };
