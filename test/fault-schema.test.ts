@@ -92,7 +92,7 @@ describe("schema versions", () => {
     }
   });
 
-  test("migrating a file from before event numbers: each workspace's events are numbered 1, 2, … in their order", () => {
+  test("migrating a file from before event numbers: an event keeps its id as its number, so a receiver's saved cursor names the same event", () => {
     const tmp = tempDir();
     try {
       const old = new Database(tmp.dataPath, { create: true });
@@ -104,14 +104,14 @@ describe("schema versions", () => {
       const db = openDatabase(tmp.dataPath, { create: false });
       expect(listEvents(db, 1).map((e) => [e.id, e.ingredient])).toEqual([
         [1, "Oats"],
-        [2, "Oats"],
+        [4, "Oats"],
       ]);
       expect(listEvents(db, 2).map((e) => [e.id, e.ingredient])).toEqual([
-        [1, "Rye"],
         [2, "Rye"],
-        [3, "Barley"],
+        [3, "Rye"],
+        [5, "Barley"],
       ]);
-      expect(eventsAfter(db, 2, 1, 10).events.map((e) => e.id)).toEqual([2, 3]);
+      expect(eventsAfter(db, 2, 3, 10).events.map((e) => e.id)).toEqual([5]);
       db.close();
     } finally {
       tmp.cleanup();
