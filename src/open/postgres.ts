@@ -9,7 +9,6 @@ import { hostname } from "node:os";
 import { pgAdmin } from "../admin/pg.ts";
 import { pgSharedCounts } from "../store/pg/rate-counts.ts";
 import { pgBackend } from "../store/backend.ts";
-import { createIngredient, updatePrice } from "../store/pg/ingredient-changes.ts";
 import { priceHistory, pricesAt } from "../store/pg/price-history.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import { withDeadline, withDeadlines } from "../store/deadline.ts";
@@ -96,7 +95,7 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
     onEffectError: (error) => serve?.logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
     onCommit,
   });
-  const backend = pgBackend(sql, writes, { createIngredient, updatePrice, priceHistory, pricesAt });
+  const backend = pgBackend(sql, writes, { priceHistory, pricesAt });
   const admin = pgAdmin(sql);
   return {
     ...admin,

@@ -91,11 +91,11 @@ export function sqliteBackend(db: Database, queue: WriteQueue, afterWrite: reado
 type Twins<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (sql: SQL, ...args: A) => Promise<Awaited<R>> : never };
 
 /**
- * The operations PostgreSQL still runs by a hand-written async twin (src/store/pg/ingredient-changes.ts,
- * src/store/pg/price-history.ts); one leaves this list when it is written once. Handed in by the
- * opener, so this module loads nothing of PostgreSQL's.
+ * The operations PostgreSQL still runs by a hand-written async twin (src/store/pg/price-history.ts);
+ * one leaves this list when it is written once. Handed in by the opener, so this module loads nothing
+ * of PostgreSQL's.
  */
-export type PgTwins = Twins<Pick<Reads, "priceHistory" | "pricesAt"> & Pick<Writes, "createIngredient" | "updatePrice">>;
+export type PgTwins = Twins<Pick<Reads, "priceHistory" | "pricesAt">>;
 
 /**
  * The PostgreSQL backend: the same tables, async. A write (the change, its history entry, its event and
@@ -105,9 +105,9 @@ export type PgTwins = Twins<Pick<Reads, "priceHistory" | "pricesAt"> & Pick<Writ
  * @example const backend = pgBackend(sql, new PgWriteBatch(sql, { afterCommit: [() => version.touch()], onEffectError, onCommit }), twins)
  */
 export function pgBackend(sql: SQL, batch: PgWriteBatch, twins: PgTwins): Backend {
-  const { priceHistory, pricesAt, createIngredient, updatePrice } = twins;
+  const { priceHistory, pricesAt } = twins;
   const read = operations<SQL>({ ...READS, priceHistory, pricesAt }, (fn) => (...args) => fn(sql, ...args));
-  const write = operations<SQL>({ ...WRITES, createIngredient, updatePrice }, (fn) => (...args) => batch.run((tx) => fn(tx, ...args) as Promise<unknown>));
+  const write = operations<SQL>(WRITES, (fn) => (...args) => batch.run((tx) => fn(tx, ...args) as Promise<unknown>));
   // Both wait for a commit on the database: answering before Bun reads a pipelined request is not possible here.
   return { read: read as Reads, write: write as Writes, batchedWrite: write as Writes };
 }

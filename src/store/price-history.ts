@@ -11,36 +11,30 @@
  * the later one. Every read here takes both.
  */
 import type { Database } from "bun:sqlite";
-import type { z } from "zod";
-import type { priceHistoryResponse } from "../schemas/history.ts";
 import type { IngredientFilters, PriceEntry } from "./ingredients.ts";
 import { requireIngredient } from "./ingredients.ts";
 import { stockFlags } from "./ingredient-rows.ts";
-import { repeatsPoint, type PricePoint } from "../domain/ingredient-events.ts";
-import { maybeFoldStep } from "./price-fold.ts";
+import { operation, statements } from "./op.ts";
+import { pgPriceHistory } from "./pg/price-history.ts";
+import type { HistoryRange, NewPriceEntry, PriceHistory, PriceHistoryEntry, PriceHistoryStatements } from "./price-rows.ts";
+import { sqlitePriceHistory } from "./sqlite/price-history.ts";
 
-/** `data` of GET /v1/prices/:name, as its schema documents it: newest entry first. */
-export type PriceHistory = z.output<typeof priceHistoryResponse>["data"];
-export type PriceHistoryEntry = PriceHistory["history"][number];
-export type PriceSource = PriceHistoryEntry["source"];
+export type { HistoryRange, PriceHistory, PriceHistoryEntry, PriceSource } from "./price-rows.ts";
 
 export type { PricePoint } from "../domain/ingredient-events.ts";
 
 export { FOLD_AT, FOLD_STEP, foldPriceLog } from "./price-fold.ts";
 
+/** The history's statements: also for an operation that sends an entry together with its own (./ingredient-changes.ts). */
+export const history = statements<PriceHistoryStatements>(sqlitePriceHistory, pgPriceHistory);
+
 /**
  * Append an entry for an ingredient of the workspace. Call inside the transaction that makes the change.
  * @example recordPrice(db, 1, "Maize", { price: 219, inStock: true, at: now, source: "api" })
  */
-export function recordPrice(db: Database, workspaceId: number, name: string, entry: PricePoint & { at: string; source: PriceSource }): void {
-  const appended = db
-    .query(
-      `INSERT INTO price_log (ingredient_id, price, in_stock, at, source)
-       SELECT id, ?, ?, ?, ? FROM ingredients WHERE workspace_id = ? AND name = ?`,
-    )
-    .run(entry.price, entry.inStock ? 1 : 0, entry.at, entry.source, workspaceId, name);
-  if (appended.changes === 1) maybeFoldStep(db, Number(appended.lastInsertRowid));
-}
+export const recordPrice = operation(function* (workspaceId: number, name: string, entry: NewPriceEntry) {
+  yield* history.appendEntry(workspaceId, name, entry);
+});
 
 /**
  * Whether the log holds any entry: what decides that a fold when writes go quiet has work to do.
@@ -57,22 +51,6 @@ export function priceLogHasEntries(db: Database): boolean {
  */
 export const PRICE_ENTRIES = `SELECT id, ingredient_id, price, in_stock, at, source FROM price_history
   UNION ALL SELECT (SELECT coalesce(max(id), 0) FROM price_history) + id, ingredient_id, price, in_stock, at, source FROM price_log`;
-
-/**
- * Record a change unless it repeats both price and stock (then nothing is written). True when written.
- * @example recordChange(db, 1, "Maize", before, { price: 219, inStock: true }, now, "import")
- */
-export function recordChange(db: Database, workspaceId: number, name: string, before: PricePoint, after: PricePoint, at: string, source: PriceSource): boolean {
-  if (repeatsPoint(before, after)) return false;
-  recordPrice(db, workspaceId, name, { ...after, at, source });
-  return true;
-}
-
-/** Bounds of a history listing: `from` inclusive, `to` exclusive; absent means open. */
-export interface HistoryRange {
-  from?: string | undefined;
-  to?: string | undefined;
-}
 
 /**
  * An ingredient's current price and stock with its history, newest first. Throws NotFoundError.

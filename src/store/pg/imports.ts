@@ -13,7 +13,7 @@ import { addedWhileImporting, checkRows, formulaTaken, type FormulaImportOptions
 import { formulaUpdatedEvent } from "../../domain/formula-writes.ts";
 import { saveFormula } from "../formulas.ts";
 import { formulaExists } from "../formulas.ts";
-import { insertIngredient, recordPriceChange } from "./ingredient-changes.ts";
+import { insertIngredient, recordPriceChange } from "../ingredient-changes.ts";
 import { recordEvent, recordEvents } from "../events.ts";
 import { holdOutbox } from "./events.ts";
 import { addedEvent, type Actor } from "../../domain/ingredient-events.ts";

@@ -1,23 +1,17 @@
-/** PostgreSQL's twins of ../price-history.ts; instants are ISO text compared byte by byte (COLLATE "C"). */
+/** PostgreSQL's statements for ../price-history.ts, and the twins of its reads; instants are ISO text compared byte by byte (COLLATE "C"). */
 import type { SQL } from "bun";
-import { repeatsPoint, type PricePoint } from "../../domain/ingredient-events.ts";
 import { filterValues, stockFlags, type IngredientFilters, type PriceEntry } from "../ingredient-rows.ts";
-import type { HistoryRange, PriceHistory, PriceHistoryEntry, PriceSource } from "../price-history.ts";
+import type { PgStatements } from "../op.ts";
+import type { HistoryRange, PriceHistory, PriceHistoryEntry, PriceHistoryStatements } from "../price-rows.ts";
 import { requireIngredient } from "../ingredients.ts";
 import { unmatchable } from "./text.ts";
 
-/** Append an entry; call inside the change's transaction. @example await recordPrice(tx, 1, "Maize", { price: 219, inStock: true, at: now, source: "api" }) */
-export async function recordPrice(sql: SQL, workspaceId: number, name: string, entry: PricePoint & { at: string; source: PriceSource }): Promise<void> {
-  await sql`INSERT INTO price_history (ingredient_id, price, in_stock, at, source)
-    SELECT id, ${entry.price}, ${entry.inStock ? 1 : 0}, ${entry.at}, ${entry.source} FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name}`;
-}
-
-/** Record a change unless it repeats both price and stock. True when written. @example await recordChange(tx, 1, "Maize", before, after, now, "api") */
-export async function recordChange(sql: SQL, workspaceId: number, name: string, before: PricePoint, after: PricePoint, at: string, source: PriceSource): Promise<boolean> {
-  if (repeatsPoint(before, after)) return false;
-  await recordPrice(sql, workspaceId, name, { ...after, at, source });
-  return true;
-}
+export const pgPriceHistory: PgStatements<PriceHistoryStatements> = {
+  appendEntry: async (sql, workspaceId, name, entry) => {
+    await sql`INSERT INTO price_history (ingredient_id, price, in_stock, at, source)
+      SELECT id, ${entry.price}, ${entry.inStock ? 1 : 0}, ${entry.at}, ${entry.source} FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name}`;
+  },
+};
 
 /** Current price and stock with the history, newest first. @example (await priceHistory(sql, 1, "Maize")).history[0] */
 export async function priceHistory(sql: SQL, workspaceId: number, name: string, range: HistoryRange = {}): Promise<PriceHistory> {
