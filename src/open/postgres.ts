@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { pgAdmin } from "../admin/pg.ts";
 import { pgSharedCounts } from "../store/pg/rate-counts.ts";
-import { pgBackend } from "../store/pg/backend.ts";
+import { pgBackend } from "../store/backend.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import { withDeadline, withDeadlines } from "../store/deadline.ts";
 import { PgDataVersion } from "../store/pg/data-version.ts";
@@ -63,7 +63,10 @@ function ownCommits(): { current(): number; touch(): void; close(): Promise<void
 
 /** Serving: listen for every instance's commits, and free the claims a stopped instance of this host left. */
 async function startServing(sql: SQL, url: string, serve: Serving): Promise<PgDataVersion> {
-  const version = await PgDataVersion.start(url, serve.logger);
+  const version = await PgDataVersion.start(url, {
+    lost: (database) => serve.logger.log("warn", "lost the PostgreSQL notification connection; serving uncached until it is back", { database }),
+    back: () => serve.logger.log("info", "PostgreSQL notifications are back; caching again", {}),
+  });
   const freed = await releaseDeadClaims(sql, hostname(), pidAlive).catch(() => 0);
   if (freed > 0) serve.logger.log("info", "released the webhook claims of a stopped instance on this host", { deliveries: freed });
   return version;

@@ -9,7 +9,7 @@ import type { AdminStore } from "../admin/ops.ts";
 import type { Clock } from "../domain/time.ts";
 import type { FindKey } from "../http/auth.ts";
 import type { ReadinessSources } from "../http/readiness.ts";
-import type { SharedCountStore } from "../limiter/shared-counts.ts";
+import type { SharedCountStore } from "../store/rate-count-rows.ts";
 import type { Logger } from "../log.ts";
 import type { Backend } from "../store/backend.ts";
 import type { PendingByWebhook } from "../store/deliveries.ts";

@@ -10,7 +10,9 @@ import type { FormulaDetail, FormulaImport } from "../schemas/formulas.ts";
 import { recordEvent } from "./events.ts";
 import type { FormulaPutStatements } from "./formula-rows.ts";
 import { saveFormula } from "./formulas.ts";
-import { operation, statements, tx } from "./op.ts";
+import { ingredientRow } from "./ingredients.ts";
+import { toDetail } from "./ingredient-rows.ts";
+import { all, operation, statements, tx } from "./op.ts";
 import { pgFormulaPut } from "./pg/formula-put.ts";
 import { sqliteFormulaPut } from "./sqlite/formula-put.ts";
 
@@ -34,8 +36,8 @@ export const putFormula = operation(function* (actor: Actor, id: string, body: O
   yield* q.lockOutbox();
   const existing = yield* q.createdAt(actor.workspaceId, id);
   const names = [...new Set(body.ingredients.map((row) => row.name))];
-  const found = yield* q.ingredientsNamed(actor.workspaceId, names);
-  const ingredients = new Map(names.map((name, i) => [name, found[i] ?? null]));
+  const found = yield* all(...names.map((name) => ingredientRow(actor.workspaceId, name)));
+  const ingredients = new Map(names.map((name, i) => [name, found[i] ? toDetail(found[i]) : null]));
   const formula = buildFormula({ formula: { ...body, id }, label: `Formula ${id}` }, (name) => ingredients.get(name) ?? null, { id, now: existing ?? actor.now });
   yield* saveFormula.steps(actor.workspaceId, formula);
   yield* recordEvent.steps(formulaUpdatedEvent(actor, formula));

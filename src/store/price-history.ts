@@ -13,8 +13,7 @@ import { sqlitePriceHistory } from "./sqlite/price-history.ts";
 
 export type { HistoryRange, PriceHistory, PriceHistoryEntry, PriceSource } from "./price-rows.ts";
 export type { PricePoint } from "../domain/ingredient-events.ts";
-export { FOLD_AT, FOLD_STEP, foldPriceLog, priceLogHasEntries } from "./price-fold.ts";
-export { PRICE_ENTRIES } from "./sqlite/price-history.ts";
+export { FOLD_AT, FOLD_STEP, foldPriceLog, priceLogHasEntries } from "./sqlite/price-fold.ts";
 
 /** The history's statements: also for an operation that sends an entry together with its own (./ingredient-changes.ts). */
 export const history = statements<PriceHistoryStatements>(sqlitePriceHistory, pgPriceHistory);

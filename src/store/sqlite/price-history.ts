@@ -5,14 +5,14 @@
  * Entries live in two tables: `price_history`, indexed by ingredient and instant, and `price_log`, where
  * a change appends its entry without touching an index (a page at a random place of that index, synced
  * with every PUT, cost a quarter of the PUT throughput). Once the log holds FOLD_AT entries, changes move
- * it into the history a step at a time (../price-fold.ts). For each ingredient every entry of the log was
+ * it into the history a step at a time (./price-fold.ts). For each ingredient every entry of the log was
  * recorded after every entry of the history, so between two entries at the same instant the log's is
  * the later one. Every read here takes both.
  */
 import type { Database } from "bun:sqlite";
 import type { Stocked } from "../ingredient-rows.ts";
 import type { SqliteStatements } from "../op.ts";
-import { maybeFoldStep } from "../price-fold.ts";
+import { maybeFoldStep } from "./price-fold.ts";
 import type { PriceHistoryEntry, PriceHistoryStatements } from "../price-rows.ts";
 
 export const sqlitePriceHistory: SqliteStatements<PriceHistoryStatements> = {
