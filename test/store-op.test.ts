@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { NotFoundError } from "../src/domain/errors.ts";
-import { operation, runSqlite, statements, type Op, type Step } from "../src/store/op.ts";
+import { all, operation, runSqlite, statements, type Op, type Step } from "../src/store/op.ts";
 import { removeWebhook } from "../src/store/webhooks.ts";
 
 /** Step an operation by hand, answering each statement from a script: what it asks, in order, with no database. */
@@ -48,5 +48,31 @@ describe("store operations written once", () => {
     expect(onPg).toBeInstanceOf(Promise);
     expect(await onPg).toBe("caught constraint failed, count 7");
     db.close();
+  });
+
+  test("an operation among all()'s parts starts with the others on a promise-returning dialect (one round trip) and runs in its turn on SQLite", async () => {
+    const log: string[] = [];
+    const q = statements<{ say(word: string): string }>(
+      { say: (_db, word) => (log.push(word), word) },
+      {
+        say: (_sql, word) => {
+          log.push(`send ${word}`);
+          return Promise.resolve().then(() => (log.push(`answer ${word}`), word));
+        },
+      },
+    );
+    const inner = operation(function* () {
+      const first = yield* q.say("b");
+      return first + (yield* q.say("c"));
+    });
+    const outer = operation(function* () {
+      return yield* all(q.say("a"), inner.steps());
+    });
+    expect(outer(new Database(":memory:"))).toEqual(["a", "bc"]);
+    expect(log).toEqual(["a", "b", "c"]);
+    log.length = 0;
+    expect(await outer({} as unknown as import("bun").SQL)).toEqual(["a", "bc"]);
+    // b went out before a was answered; c waited for b's answer.
+    expect(log).toEqual(["send a", "send b", "answer a", "answer b", "send c", "answer c"]);
   });
 });

@@ -8,7 +8,6 @@ import { seedDemo } from "../demo/pg-seed.ts";
 import { operations } from "../store/bind.ts";
 import { deleteIngredient } from "../store/ingredient-delete.ts";
 import * as analyses from "../store/analyses.ts";
-import { openPostgres } from "../store/pg/connect.ts";
 import * as costs from "../store/costs.ts";
 import * as deliveryAdmin from "../store/delivery-admin.ts";
 import * as formulas from "../store/formulas.ts";
@@ -17,7 +16,7 @@ import * as ingredients from "../store/ingredients.ts";
 import * as keys from "../store/keys.ts";
 import * as nutrients from "../store/nutrients.ts";
 import * as plans from "../store/plans.ts";
-import * as priceHistory from "../store/pg/price-history.ts";
+import * as priceHistory from "../store/price-history.ts";
 import { importPrices } from "../store/pg/price-import.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
 import * as webhooks from "../store/webhooks.ts";
@@ -74,16 +73,11 @@ const OPS: PgAdminOps = {
 
 /**
  * The admin store over a pool on `sql`.
- * @example const store = pgAdmin(await openPostgres(url)); await store.listKeys()
+ * @example const store = pgAdmin(await openPostgres(url, { max: 2 })); await store.listKeys()
  */
 export function pgAdmin(sql: SQL): AdminStore {
   const store = operations<SQL>(OPS, (fn, name) =>
     ADMIN_WRITES.has(name) ? (...args) => writeTransaction(sql, (tx) => fn(tx, ...args) as Promise<unknown>) : (...args) => fn(sql, ...args),
   );
   return { ...store, close: () => sql.close() } as unknown as AdminStore;
-}
-
-/** Connect (and migrate) for one command. @example const store = await openPgAdmin("postgres://mill@db/feedbase") */
-export async function openPgAdmin(url: string): Promise<AdminStore> {
-  return pgAdmin(await openPostgres(url, { max: 2 }));
 }

@@ -10,7 +10,7 @@ import { writeAnalysisImport } from "../store/analyses.ts";
 import { demoAnalyses } from "./analyses.ts";
 import { createKey } from "../store/keys.ts";
 import { writeNutrientImport } from "../store/nutrients.ts";
-import { pricesInEffect, recordPrice } from "../store/pg/price-history.ts";
+import { pricesInEffect, recordPrice } from "../store/price-history.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
 import { requireWorkspace } from "../store/workspaces.ts";
 import { demoQuotes } from "./history.ts";

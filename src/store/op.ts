@@ -29,10 +29,11 @@ export class Step<T> {
  * Statements that do not depend on each other, as one step: SQLite runs them one after another;
  * PostgreSQL issues them all before awaiting any (one round trip), waits until every one has answered
  * and then hands back their results in order or throws the first failure, so nothing of a failed write
- * still runs behind the ROLLBACK TO SAVEPOINT that follows.
+ * still runs behind the ROLLBACK TO SAVEPOINT that follows. A part may be a whole operation (its
+ * `.steps(...)`): on PostgreSQL its first statement goes in the same round trip, the rest as it goes.
  */
 export class All<T extends unknown[]> {
-  constructor(readonly steps: readonly Step<unknown>[]) {}
+  constructor(readonly steps: readonly (Step<unknown> | Op<unknown>)[]) {}
 
   *[Symbol.iterator](): Generator<All<T>, T, unknown> {
     return (yield this) as T;
@@ -40,8 +41,8 @@ export class All<T extends unknown[]> {
 }
 
 /** @example const [defined, used] = yield* all(q.defined(ws), q.used(ws)) */
-export function all<T extends unknown[]>(...steps: { [K in keyof T]: Step<T[K]> }): All<T> {
-  return new All<T>(steps as readonly Step<unknown>[]);
+export function all<T extends unknown[]>(...steps: { [K in keyof T]: Step<T[K]> | Op<T[K]> }): All<T> {
+  return new All<T>(steps as readonly (Step<unknown> | Op<unknown>)[]);
 }
 
 /** An operation in progress: it yields steps and returns its answer. */
@@ -89,7 +90,7 @@ export function runSqlite<T>(db: Database, op: Op<T>): T {
     const step = next.value;
     let result: unknown;
     try {
-      result = step instanceof All ? step.steps.map((one) => sqliteStatement(db, one)) : sqliteStatement(db, step);
+      result = step instanceof All ? step.steps.map((one) => (one instanceof Step ? sqliteStatement(db, one) : runSqlite(db, one))) : sqliteStatement(db, step);
     } catch (error) {
       next = op.throw(error);
       continue;
@@ -106,7 +107,7 @@ export async function runPg<T>(sql: SQL, op: Op<T>): Promise<T> {
     const step = next.value;
     let result: unknown;
     try {
-      result = step instanceof All ? await settled(step.steps.map((one) => pgStatement(sql, one))) : await pgStatement(sql, step);
+      result = step instanceof All ? await settled(step.steps.map((one) => (one instanceof Step ? pgStatement(sql, one) : runPg(sql, one)))) : await pgStatement(sql, step);
     } catch (error) {
       next = op.throw(error);
       continue;

@@ -13,8 +13,9 @@ import { addedWhileImporting, checkRows, formulaTaken, type FormulaImportOptions
 import { formulaUpdatedEvent } from "../../domain/formula-writes.ts";
 import { saveFormula } from "../formulas.ts";
 import { formulaExists } from "../formulas.ts";
-import { insertIngredient, recordPriceChange } from "./ingredient-changes.ts";
-import { holdOutbox, recordEvent, recordEvents } from "./events.ts";
+import { insertIngredient, recordPriceChange } from "../ingredient-changes.ts";
+import { recordEvent, recordEvents } from "../events.ts";
+import { holdOutbox } from "./events.ts";
 import { addedEvent, type Actor } from "../../domain/ingredient-events.ts";
 import { updatedFields } from "../../domain/ingredient-update.ts";
 import type { PriceSource } from "../price-history.ts";

@@ -4,7 +4,7 @@ import { priceAfter, repeatsPoint, type Actor } from "../../domain/ingredient-ev
 import type { PriceRow } from "../../domain/price-file.ts";
 import { entryBeforeLast, priceImportResult, unknownIngredient, type PriceImportOptions, type PriceImportResult } from "../price-import-rules.ts";
 import { holdOutbox } from "./events.ts";
-import { recordPriceChange } from "./ingredient-changes.ts";
+import { recordPriceChange } from "../ingredient-changes.ts";
 import { writeTransaction } from "./transaction.ts";
 
 /**
