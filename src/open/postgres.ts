@@ -18,7 +18,7 @@ import { releaseDeadClaims } from "../store/pg/deliveries.ts";
 import { findKey } from "../store/keys.ts";
 import { isPgStorageFull } from "../store/pg/readiness.ts";
 import { databaseAnswers, probeWrite } from "../store/readiness.ts";
-import { DEFAULT_TUNING } from "../webhooks/delivery-loop.ts";
+import { DEFAULT_TUNING } from "../webhooks/delivery-tuning.ts";
 import { pgDeliveryStore } from "../webhooks/pg-delivery-store.ts";
 import type { OpenOptions, Serving, Store } from "./store.ts";
 
