@@ -74,11 +74,6 @@ describe("structure", () => {
     const NOT_YET: Record<string, string> = {
       "src/store/pg/imports.ts": "the imports' async twin",
       "src/store/pg/price-import.ts": "the price import's async twin",
-      "src/store/pg/price-history.ts": "price history's async twin",
-      "src/store/sqlite/costs.ts": "its prices come from SQLite's price-history functions",
-      "src/store/pg/copy.ts": "reads the file's history through SQLite's PRICE_ENTRIES",
-      "src/store/sqlite/ingredient-changes.ts": "lockedIngredient is the requireIngredient operation (the IMMEDIATE transaction needs no lock)",
-      "src/store/sqlite/price-history.ts": "the price log's fold is SQLite's own and still in src/store/price-fold.ts",
     };
     const wrong: string[] = [];
     for (const file of files) {

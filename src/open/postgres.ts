@@ -9,7 +9,6 @@ import { hostname } from "node:os";
 import { pgAdmin } from "../admin/pg.ts";
 import { pgSharedCounts } from "../store/pg/rate-counts.ts";
 import { pgBackend } from "../store/backend.ts";
-import { priceHistory, pricesAt } from "../store/pg/price-history.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import { withDeadline, withDeadlines } from "../store/deadline.ts";
 import { PgDataVersion } from "../store/pg/data-version.ts";
@@ -95,7 +94,7 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
     onEffectError: (error) => serve?.logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
     onCommit,
   });
-  const backend = pgBackend(sql, writes, { priceHistory, pricesAt });
+  const backend = pgBackend(sql, writes);
   const admin = pgAdmin(sql);
   return {
     ...admin,
