@@ -4,7 +4,7 @@
  * how it is priced comes from seed.ts.
  */
 import type { SQL } from "bun";
-import { writeFormulaImport, checkIngredientImport, writeIngredientImport } from "../store/pg/imports.ts";
+import { writeFormulaImport, checkIngredientImport, writeIngredientImport } from "../store/imports.ts";
 import { listIngredientDetails, listIngredients, listPrices } from "../store/ingredients.ts";
 import { writeAnalysisImport } from "../store/analyses.ts";
 import { demoAnalyses } from "./analyses.ts";
