@@ -69,15 +69,6 @@ describe("structure", () => {
     // HTTP or webhook module, type-only imports included.
     const SHARED_WITH_DIALECTS = /^src\/store\/(op|db|migrations|copied-tables|[a-z-]+-rows|[a-z-]+-rules)\.ts$/;
     const BELOW_STORE = ["src/store/", "src/domain/", "src/schemas/"];
-    // Not yet so (issue 28): the hand-written twins still to be written once, and statements that still
-    // call an operation. Each leaves this list when it is mended; the test fails until it does.
-    const NOT_YET: Record<string, string> = {
-      "src/store/pg/price-history.ts": "price history's async twin",
-      "src/store/sqlite/costs.ts": "its prices come from SQLite's price-history functions",
-      "src/store/pg/copy.ts": "reads the file's history through SQLite's PRICE_ENTRIES",
-      "src/store/sqlite/ingredient-changes.ts": "lockedIngredient is the requireIngredient operation (the IMMEDIATE transaction needs no lock)",
-      "src/store/sqlite/price-history.ts": "the price log's fold is SQLite's own and still in src/store/price-fold.ts",
-    };
     const wrong: string[] = [];
     for (const file of files) {
       const from = relative(ROOT, file);
@@ -89,10 +80,7 @@ describe("structure", () => {
         if (above || operations) wrong.push(`${from} -> ${target}`);
       }
     }
-    const left = wrong.filter((arrow) => !(arrow.split(" -> ")[0]! in NOT_YET));
-    expect(left).toEqual([]);
-    // A file mended leaves the list: every one listed still has an arrow to drop.
-    expect(Object.keys(NOT_YET).filter((file) => !wrong.some((arrow) => arrow.startsWith(`${file} -> `)))).toEqual([]);
+    expect(wrong).toEqual([]);
   });
 
   test("no file in src/ is over 300 lines", () => {

@@ -15,7 +15,7 @@ import * as ingredients from "../store/ingredients.ts";
 import * as keys from "../store/keys.ts";
 import * as nutrients from "../store/nutrients.ts";
 import * as plans from "../store/plans.ts";
-import * as priceHistory from "../store/pg/price-history.ts";
+import * as priceHistory from "../store/price-history.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
 import * as webhooks from "../store/webhooks.ts";
 import * as workspaces from "../store/workspaces.ts";

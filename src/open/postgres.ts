@@ -9,7 +9,6 @@ import { hostname } from "node:os";
 import { pgAdmin } from "../admin/pg.ts";
 import { pgSharedCounts } from "../store/pg/rate-counts.ts";
 import { pgBackend } from "../store/backend.ts";
-import { priceHistory, pricesAt } from "../store/pg/price-history.ts";
 import { openPostgres } from "../store/pg/connect.ts";
 import { withDeadline, withDeadlines } from "../store/deadline.ts";
 import { PgDataVersion } from "../store/pg/data-version.ts";
@@ -19,7 +18,7 @@ import { releaseDeadClaims } from "../store/pg/deliveries.ts";
 import { findKey } from "../store/keys.ts";
 import { isPgStorageFull } from "../store/pg/readiness.ts";
 import { databaseAnswers, probeWrite } from "../store/readiness.ts";
-import { DEFAULT_TUNING } from "../webhooks/delivery-loop.ts";
+import { DEFAULT_TUNING } from "../webhooks/delivery-tuning.ts";
 import { pgDeliveryStore } from "../webhooks/pg-delivery-store.ts";
 import type { OpenOptions, Serving, Store } from "./store.ts";
 
@@ -95,7 +94,7 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
     onEffectError: (error) => serve?.logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
     onCommit,
   });
-  const backend = pgBackend(sql, writes, { priceHistory, pricesAt });
+  const backend = pgBackend(sql, writes);
   const admin = pgAdmin(sql);
   return {
     ...admin,

@@ -87,26 +87,15 @@ export function sqliteBackend(db: Database, queue: WriteQueue, afterWrite: reado
   return { read: read as Reads, write: writes((work) => queue.run(work)), batchedWrite: writes((work) => queue.runLater(work)) };
 }
 
-/** Each name of `T` as a PostgreSQL store function: the connection first, then the same arguments, the same result later. */
-type Twins<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (sql: SQL, ...args: A) => Promise<Awaited<R>> : never };
-
-/**
- * The operations PostgreSQL still runs by a hand-written async twin (src/store/pg/price-history.ts);
- * one leaves this list when it is written once. Handed in by the opener, so this module loads nothing
- * of PostgreSQL's.
- */
-export type PgTwins = Twins<Pick<Reads, "priceHistory" | "pricesAt">>;
-
 /**
  * The PostgreSQL backend: the same tables, async. A write (the change, its history entry, its event and
  * the event's deliveries: the outbox) runs in a savepoint of a batch transaction (src/store/pg/write-batch.ts),
  * which ends with a notification on the channel every instance listens to, so their cached bodies and
  * keys go (src/store/pg/data-version.ts). docs/decisions.md#serving-from-postgresql.
- * @example const backend = pgBackend(sql, new PgWriteBatch(sql, { afterCommit: [() => version.touch()], onEffectError, onCommit }), twins)
+ * @example const backend = pgBackend(sql, new PgWriteBatch(sql, { afterCommit: [() => version.touch()], onEffectError, onCommit }))
  */
-export function pgBackend(sql: SQL, batch: PgWriteBatch, twins: PgTwins): Backend {
-  const { priceHistory, pricesAt } = twins;
-  const read = operations<SQL>({ ...READS, priceHistory, pricesAt }, (fn) => (...args) => fn(sql, ...args));
+export function pgBackend(sql: SQL, batch: PgWriteBatch): Backend {
+  const read = operations<SQL>(READS, (fn) => (...args) => fn(sql, ...args));
   const write = operations<SQL>(WRITES, (fn) => (...args) => batch.run((tx) => fn(tx, ...args) as Promise<unknown>));
   // Both wait for a commit on the database: answering before Bun reads a pipelined request is not possible here.
   return { read: read as Reads, write: write as Writes, batchedWrite: write as Writes };

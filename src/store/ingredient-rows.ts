@@ -53,7 +53,8 @@ export function orNotFound(ingredient: IngredientDetail | null, name: string): I
   return ingredient;
 }
 
-type Stocked<T extends { inStock: boolean }> = Omit<T, "inStock"> & { inStock: number };
+/** A row as read, its `inStock` still 0/1. */
+export type Stocked<T extends { inStock: boolean }> = Omit<T, "inStock"> & { inStock: number };
 
 /** The statements of the reads in src/store/ingredients.ts, each dialect's in src/store/sqlite/ingredients.ts and src/store/pg/ingredients.ts. */
 export interface IngredientStatements {

@@ -1,12 +1,15 @@
 /** SQLite's statements for src/store/ingredient-changes.ts. */
-import type { IngredientChangeStatements } from "../ingredient-rows.ts";
-import { requireIngredient } from "../ingredients.ts";
+import { orNotFound, toDetail, type IngredientChangeStatements } from "../ingredient-rows.ts";
 import type { SqliteStatements } from "../op.ts";
+import { sqliteIngredients } from "./ingredients.ts";
 
 export const sqliteIngredientChanges: SqliteStatements<IngredientChangeStatements> = {
   lockOutbox: () => {},
   // The write transaction is IMMEDIATE: no other writer until it ends, nothing to lock.
-  lockedIngredient: requireIngredient,
+  lockedIngredient: (db, workspaceId, name) => {
+    const row = sqliteIngredients.detail(db, workspaceId, name);
+    return orNotFound(row ? toDetail(row) : null, name);
+  },
   insertIngredient: (db, workspaceId, input, createdAt, updatedAt) => {
     db.query(
       `INSERT INTO ingredients (workspace_id, name, category, price, in_stock, co2e, nutrients, nutrient_count, created_at, updated_at)
