@@ -4,7 +4,7 @@
  * running servers listen for (`writeTransaction`); whole operations (imports, the demo) open their own.
  */
 import type { SQL } from "bun";
-import { seedDemo } from "../demo/pg-seed.ts";
+import { seedDemo } from "../demo/seed.ts";
 import { operations } from "../store/bind.ts";
 import { deleteIngredient } from "../store/ingredient-delete.ts";
 import * as analyses from "../store/analyses.ts";
