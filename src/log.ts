@@ -17,6 +17,16 @@ export interface Logger {
   flush(): void;
 }
 
+/** Characters JSON.stringify would escape, or that it might (anything outside printable ASCII, `"` and `\`). */
+const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+
+/**
+ * `JSON.stringify(s)` for a string, without its call for the usual one (ids, paths): only a string
+ * with a character it would escape goes through it. For `logJson`'s fields, made on every request.
+ * @example jsonString("key_3hT9") // '"key_3hT9"'
+ */
+export const jsonString = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+
 /** Where lines go: called once per line; `flush` (if any) pushes out what it holds. */
 export interface LogSink {
   (text: string): void;
@@ -67,7 +77,7 @@ export function createLogger(sink: LogSink = stdoutSink(), clock: Clock = system
     },
     logJson(level, msg, fieldsJson) {
       if (LOG_LEVELS.indexOf(level) < threshold) return;
-      sink(`{"time":"${stamp(clock())}","level":"${level}","msg":${JSON.stringify(msg)},${fieldsJson}}\n`);
+      sink(`{"time":"${stamp(clock())}","level":"${level}","msg":${jsonString(msg)},${fieldsJson}}\n`);
     },
     flush: () => sink.flush?.(),
   };
