@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { NotFoundError } from "../src/domain/errors.ts";
-import { all, operation, runSqlite, statements, type Op, type Step } from "../src/store/op.ts";
+import { all, operation, ownTransaction, runSqlite, statements, type Op, type Step } from "../src/store/op.ts";
 import { removeWebhook } from "../src/store/webhooks.ts";
 
 /** Step an operation by hand, answering each statement from a script: what it asks, in order, with no database. */
@@ -74,5 +74,30 @@ describe("store operations written once", () => {
     expect(await outer({} as unknown as import("bun").SQL)).toEqual(["a", "bc"]);
     // b went out before a was answered; c waited for b's answer.
     expect(log).toEqual(["send a", "send b", "answer a", "answer b", "send c", "answer c"]);
+  });
+
+  test("ownTransaction runs an operation in a transaction of its own on SQLite: outside it nothing is open, a failure rolls it all back and is thrown at its yield", () => {
+    const db = new Database(":memory:");
+    db.run("CREATE TABLE t (n INTEGER UNIQUE)");
+    const q = statements<{ insert(n: number): boolean; count(): number }>(
+      { insert: (conn, n) => (conn.query("INSERT INTO t VALUES (?)").run(n), conn.inTransaction), count: (conn) => (conn.query("SELECT count(*) AS c FROM t").get() as { c: number }).c },
+      { insert: async () => true, count: async () => 0 },
+    );
+    const write = operation(function* (ns: number[]) {
+      const inside: boolean[] = [];
+      for (const n of ns) inside.push(yield* q.insert(n));
+      return inside;
+    });
+    const whole = operation(function* (ns: number[]) {
+      try {
+        return { inside: yield* ownTransaction(write.steps(ns)), open: db.inTransaction, count: yield* q.count() };
+      } catch (error) {
+        return { failed: (error as Error).message, open: db.inTransaction, count: yield* q.count() };
+      }
+    });
+    expect(whole(db, [1, 2])).toEqual({ inside: [true, true], open: false, count: 2 });
+    // 4 is written before 2 fails; the rollback takes it back.
+    expect(whole(db, [4, 2])).toEqual({ failed: "UNIQUE constraint failed: t.n", open: false, count: 2 });
+    db.close();
   });
 });

@@ -69,12 +69,6 @@ describe("structure", () => {
     // HTTP or webhook module, type-only imports included.
     const SHARED_WITH_DIALECTS = /^src\/store\/(op|db|migrations|copied-tables|[a-z-]+-rows|[a-z-]+-rules)\.ts$/;
     const BELOW_STORE = ["src/store/", "src/domain/", "src/schemas/"];
-    // Not yet so (issue 28): the hand-written twins still to be written once, and statements that still
-    // call an operation. Each leaves this list when it is mended; the test fails until it does.
-    const NOT_YET: Record<string, string> = {
-      "src/store/pg/imports.ts": "the imports' async twin",
-      "src/store/pg/price-import.ts": "the price import's async twin",
-    };
     const wrong: string[] = [];
     for (const file of files) {
       const from = relative(ROOT, file);
@@ -86,10 +80,7 @@ describe("structure", () => {
         if (above || operations) wrong.push(`${from} -> ${target}`);
       }
     }
-    const left = wrong.filter((arrow) => !(arrow.split(" -> ")[0]! in NOT_YET));
-    expect(left).toEqual([]);
-    // A file mended leaves the list: every one listed still has an arrow to drop.
-    expect(Object.keys(NOT_YET).filter((file) => !wrong.some((arrow) => arrow.startsWith(`${file} -> `)))).toEqual([]);
+    expect(wrong).toEqual([]);
   });
 
   test("no file in src/ is over 300 lines", () => {

@@ -1,5 +1,5 @@
 import { systemClock, timestamper, type Clock } from "../domain/time.ts";
-import type { Logger } from "../log.ts";
+import { jsonString, type Logger } from "../log.ts";
 import type { KeyAuth } from "../store/keys.ts";
 import type { Backend } from "../store/backend.ts";
 import { authenticate, type FindKey } from "./auth.ts";
@@ -257,8 +257,8 @@ class HttpApp {
       // Written as JSON text directly (a method is an HTTP token: no quote or backslash can be in it).
       // Only an answer that waited (for the database) can outlive its client; a sync one skips the look.
       const line =
-        `"requestId":${JSON.stringify(requestId)},"method":"${req.method}","path":${JSON.stringify(state.path)},"status":${reply.status},` +
-        `"ms":${Math.round((performance.now() - state.started) * 1000) / 1000},"keyId":${keyId === undefined ? "null" : JSON.stringify(keyId)}` +
+        `"requestId":${jsonString(requestId)},"method":"${req.method}","path":${jsonString(state.path)},"status":${reply.status},` +
+        `"ms":${Math.round((performance.now() - state.started) * 1000) / 1000},"keyId":${keyId === undefined ? "null" : jsonString(keyId)}` +
         (waited && req.signal.aborted ? ',"sent":false' : "");
       // One line per request. A 401 for a limit looks like a revoked key to an integrator: the refusal's
       // line is a warn naming the limit, so the admin can tell which (and sees it with the access log off).
