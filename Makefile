@@ -121,15 +121,17 @@ bench: $(DEPS) $(EXE)
 	$(BUN) bench/frontier.ts
 	$(BUN) bench/plans.ts
 	$(BUN) bench/confidence.ts
-	$(BUN) bench/compare-builds.ts
+	test/postgres/cluster.sh $(BUN) bench/compare-builds.ts
 	$(BUN) bench/issue29.ts
+	$(BUN) bench/memory.ts $(EXE)
 	$(MAKE) bench-console
 
 # Only the cost of serve --metrics on the small read (about a minute); prints its table, RESULTS.md unchanged.
 # The least-cost figures alone (about a minute): solve times, the worklist, the cached answer over HTTP.
-# The read path against main before the second batch of issues, in the same run (about 3 minutes).
+# The read and write paths against main before the storage step, on SQLite and PostgreSQL, in the same run (about 7 minutes).
 bench-compare: $(DEPS) $(EXE)
-	$(BUN) bench/compare-builds.ts
+	$(call need,/usr/lib/postgresql/*/bin/initdb,postgresql)
+	test/postgres/cluster.sh $(BUN) bench/compare-builds.ts
 
 bench-optimize: $(DEPS) $(EXE)
 	$(BUN) bench/optimize.ts $(EXE)

@@ -1,29 +1,33 @@
 /**
- * The read path of this build against an earlier commit's, in the same run (issue 16's "bench ratios no
- * worse than before"): `bun bench/compare-builds.ts [commit] [dist/feedbase]`, after `make build`.
+ * The read and write paths of this build against an earlier commit's, in the same run ("bench ratios no
+ * worse than before"): `bun bench/compare-builds.ts [commit] [dist/feedbase]`, after `make build`; beside
+ * a throwaway cluster (test/postgres/cluster.sh, as `make bench` runs it) on PostgreSQL as well.
  *
  * The earlier executable is built from `commit` in a temporary git worktree sharing our node_modules,
  * with that commit's own compile flags (the Makefile of then). It makes the data file itself (1,000
- * ingredients from bench/dataset.ts imported as CSV, 200 formulas, one key), so the file has its schema;
- * this build serves a copy, which it migrates when it opens it. Then, scenario by scenario, wrk runs
+ * ingredients from bench/dataset.ts imported as CSV, 200 formulas, a key per scenario), so the file has
+ * its schema; this build serves a copy, which it migrates when it opens it. On PostgreSQL each build
+ * copies its own file into its own database with its own `copy-to`. Then, scenario by scenario, wrk runs
  * alternate between the two servers (this build first in even repetitions, second in odd ones). Two
  * figures per run: requests a second, and the server's own CPU per request (from /proc/<pid>/stat),
- * which other load on the shared machine moves less. Ratios are this build ÷ the earlier one, the
- * median of the per-pair ratios with their spread.
+ * which other load on the shared machine moves less (on PostgreSQL the database's CPU is not in it).
+ * Ratios are this build ÷ the earlier one, the median of the per-pair ratios with their spread.
  */
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateFormulas, generateIngredients, ingredientsCsv, SEED } from "./dataset.ts";
+import { copyToPostgres, type PostgresCopy } from "./postgres-copy.ts";
 import { medianOf, serve, stop, wrk, type Server } from "./history.ts";
 import { writeSection } from "./results-file.ts";
 import { freePort, processTicks, waitForIdle } from "./system.ts";
 
 const ROOT = join(import.meta.dir, "..");
-/** main before the second batch of issues (15–22): before the architecture step and everything after it. */
-const BEFORE = process.argv[2] ?? "5fcd36f";
+/** main just before the storage step (store operations written once over per-dialect statements, issue 28). */
+const BEFORE = process.argv[2] ?? "41bd085";
 const EXE = process.argv[3] ?? join(ROOT, "dist", "feedbase");
-const REPS = 5;
+const REPS = Number(process.env.REPS ?? 3);
+const PG_URL = process.env.FEEDBASE_TEST_PG_URL ?? null;
 const TICKS_PER_SECOND = 100;
 
 const progress = (msg: string) => process.stderr.write(`[bench compare] ${msg}\n`);
@@ -52,7 +56,7 @@ async function buildAt(commit: string, tmp: string): Promise<string> {
 }
 
 /** The data file, made by the earlier executable: its schema, migrated by ours on its copy. */
-async function makeData(exe: string, tmp: string, keys: number): Promise<{ data: string; keys: string[]; names: string[]; formulaIds: string[] }> {
+async function makeData(exe: string, tmp: string): Promise<{ data: string; names: string[]; formulaIds: string[] }> {
   const data = join(tmp, "before.db");
   const ingredients = generateIngredients(1000, SEED);
   const formulas = generateFormulas(ingredients, 200, 12, SEED);
@@ -69,10 +73,7 @@ async function makeData(exe: string, tmp: string, keys: number): Promise<{ data:
   await first.exited;
   await run([exe, "import", "ingredients", join(tmp, "ingredients.csv"), "--data", data]);
   await run([exe, "import", "formulas", join(tmp, "formulas.json"), "--data", data]);
-  // A key per scenario: at full speed one scenario's runs come near a key's 1,000,000 an hour.
-  const made: string[] = [];
-  for (let i = 0; i < keys; i++) made.push(/fbk_\w+/.exec(await run([exe, "key", "create", "--rate-limit", "1000000", "--data", data]))![0]);
-  return { data, keys: made, names: ingredients.map((i) => i.name), formulaIds: formulas.map((f) => f.id) };
+  return { data, names: ingredients.map((i) => i.name), formulaIds: formulas.map((f) => f.id) };
 }
 
 interface Side {
@@ -80,43 +81,27 @@ interface Side {
   cpuUs: number[];
 }
 
-const tmp = mkdtempSync(join(tmpdir(), "feedbase-bench-compare-"));
-const servers: Server[] = [];
-try {
-  progress(`building ${BEFORE}`);
-  const beforeExe = await buildAt(BEFORE, tmp);
-  progress("making the data file with it");
-  const SCENARIOS = 5;
-  const { data, keys, names, formulaIds } = await makeData(beforeExe, tmp, SCENARIOS);
-  await run(["cp", data, join(tmp, "after.db")]);
-  const before = await serve(beforeExe, data, keys[0]!);
-  servers.push(before);
-  const after = await serve(EXE, join(tmp, "after.db"), keys[0]!);
-  servers.push(after);
-  const keysFile = join(tmp, "keys.txt");
-  const scenarios: [string, string[]][] = [
-    ["GET /v1/prices", ["/v1/prices"]],
-    ["GET /v1/ingredients", ["/v1/ingredients"]],
-    ["GET /v1/ingredients/:name", names.map((n) => `/v1/ingredients/${encodeURIComponent(n)}`)],
-    ["GET /v1/formulas", ["/v1/formulas"]],
-    ["GET /v1/formulas/:id", formulaIds.map((id) => `/v1/formulas/${encodeURIComponent(id)}`)],
-  ];
+type Scenario = [label: string, method: "GET" | "PUT", paths: string[]];
+
+/** Every scenario on one backend, runs alternating between the two servers; a table row each. */
+async function compare(backend: string, before: Server, after: Server, keys: { before: string[]; after: string[] }, scenarios: Scenario[], tmp: string): Promise<string[]> {
   let base = 1000;
   const rows: string[] = [];
-  for (const [n, [label, paths]] of scenarios.entries()) {
-    writeFileSync(keysFile, keys[n]! + "\n");
+  for (const [n, [label, method, paths]] of scenarios.entries()) {
     const pathsFile = join(tmp, "paths.txt");
     writeFileSync(pathsFile, paths.join("\n") + "\n");
     const sides: Record<"after" | "before", Side> = { after: { rate: [], cpuUs: [] }, before: { rate: [], cpuUs: [] } };
     const loads: number[] = [];
     for (let rep = 0; rep < REPS; rep++) {
-      progress(`${label}, run ${rep + 1} of ${REPS}`);
+      progress(`${backend}: ${method} ${label}, run ${rep + 1} of ${REPS}`);
       const order = rep % 2 === 0 ? (["after", "before"] as const) : (["before", "after"] as const);
       for (const side of order) {
         const server = side === "after" ? after : before;
+        const keysFile = join(tmp, "keys.txt");
+        writeFileSync(keysFile, keys[side][n]! + "\n");
         await waitForIdle(1500);
         const ticks = processTicks(server.proc.pid);
-        const measured = await wrk(server.url, "GET", pathsFile, keysFile, (base += 10_000));
+        const measured = await wrk(server.url, method, pathsFile, keysFile, (base += 10_000));
         sides[side].rate.push(measured.rate);
         sides[side].cpuUs.push((((processTicks(server.proc.pid) - ticks) / TICKS_PER_SECOND) * 1e6) / measured.requests);
         loads.push(loadavg()[0]! / cpus().length);
@@ -126,23 +111,78 @@ try {
     const figure = (xs: number[]) => `**${medianOf(xs).toFixed(2)}** (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
     const k = (xs: number[]) => Math.round(medianOf(xs)).toLocaleString("en-US");
     rows.push(
-      `| ${label} | ${k(sides.after.rate)} | ${k(sides.before.rate)} | ${figure(ratios((s) => s.rate))} | ${medianOf(sides.after.cpuUs).toFixed(1)} | ` +
+      `| ${backend} | ${method} ${label} | ${k(sides.after.rate)} | ${k(sides.before.rate)} | ${figure(ratios((s) => s.rate))} | ${medianOf(sides.after.cpuUs).toFixed(1)} | ` +
         `${medianOf(sides.before.cpuUs).toFixed(1)} | ${figure(ratios((s) => s.cpuUs))} | ${Math.max(...loads).toFixed(2)} |`,
     );
   }
+  return rows;
+}
+
+/** A key per scenario on a database, made by that side's executable. */
+async function keysOn(exe: string, location: string[], count: number): Promise<string[]> {
+  const made: string[] = [];
+  for (let i = 0; i < count; i++) made.push(/fbk_\w+/.exec(await run([exe, "key", "create", "--write", "--rate-limit", "1000000", ...location]))![0]);
+  return made;
+}
+
+const tmp = mkdtempSync(join(tmpdir(), "feedbase-bench-compare-"));
+const servers: Server[] = [];
+const databases: PostgresCopy[] = [];
+try {
+  progress(`building ${BEFORE}`);
+  const beforeExe = await buildAt(BEFORE, tmp);
+  progress("making the data file with it");
+  const { data, names, formulaIds } = await makeData(beforeExe, tmp);
+  const encoded = names.map((n) => encodeURIComponent(n));
+  const scenarios: Scenario[] = [
+    ["/v1/prices", "GET", ["/v1/prices"]],
+    ["/v1/ingredients", "GET", ["/v1/ingredients"]],
+    ["/v1/ingredients/:name", "GET", encoded.map((n) => `/v1/ingredients/${n}`)],
+    ["/v1/formulas", "GET", ["/v1/formulas"]],
+    ["/v1/formulas/:id", "GET", formulaIds.map((id) => `/v1/formulas/${encodeURIComponent(id)}`)],
+    // Every PUT changes a price: the write, its history row and event, and the next reads rebuilt.
+    ["/v1/prices/:name", "PUT", encoded.map((n) => `/v1/prices/${n}`)],
+  ];
+  const rows: string[] = [];
+  const made = await keysOn(beforeExe, ["--data", data], scenarios.length);
+  const sqliteKeys = { before: made, after: made };
+  await run(["cp", data, join(tmp, "after.db")]);
+  const before = await serve(beforeExe, data, sqliteKeys.before[0]!);
+  const after = await serve(EXE, join(tmp, "after.db"), sqliteKeys.after[0]!);
+  servers.push(before, after);
+  rows.push(...(await compare("SQLite", before, after, sqliteKeys, scenarios, tmp)));
+  for (const s of servers.splice(0)) await stop(s);
+  if (PG_URL !== null) {
+    progress("copying each build's data file into its own PostgreSQL database");
+    const exec = (exe: string) => async (argv: string[]) => {
+      const proc = Bun.spawn([exe, ...argv], { stdout: "ignore", stderr: "pipe", stdin: "ignore" });
+      const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+      return { code, stderr };
+    };
+    const pgBefore = await copyToPostgres(PG_URL, `feedbase_compare_before_${process.pid}`, data, exec(beforeExe));
+    databases.push(pgBefore);
+    const pgAfter = await copyToPostgres(PG_URL, `feedbase_compare_after_${process.pid}`, join(tmp, "after.db"), exec(EXE));
+    databases.push(pgAfter);
+    const pgKeys = { before: await keysOn(beforeExe, ["--database", pgBefore.url], scenarios.length), after: await keysOn(EXE, ["--database", pgAfter.url], scenarios.length) };
+    const b = await serve(beforeExe, pgBefore.url, pgKeys.before[0]!, "--database");
+    const a = await serve(EXE, pgAfter.url, pgKeys.after[0]!, "--database");
+    servers.push(b, a);
+    rows.push(...(await compare(`PostgreSQL ${pgBefore.version}`, b, a, pgKeys, scenarios, tmp)));
+  }
   const out = [
-    "## Read path against an earlier build",
+    "## Read and write paths against an earlier build",
     "",
-    `From \`make bench-compare\` (bench/compare-builds.ts): the read path of this build (${EXE.replace(ROOT + "/", "")}) against ${BEFORE} (built with its own flags, same Bun), ${REPS} alternating wrk -t2 -c32 3 s runs per scenario, ` +
-      `measured ${new Date().toISOString().slice(0, 16)}Z on ${cpus().length} cores:`,
+    `From \`make bench-compare\` (bench/compare-builds.ts): this build (${EXE.replace(ROOT + "/", "")}) against ${BEFORE} (built with its own flags, same Bun), ${REPS} alternating wrk -t2 -c32 3 s runs per scenario, ` +
+      `measured ${new Date().toISOString().slice(0, 16)}Z on ${cpus().length} cores${PG_URL === null ? " (SQLite only: PostgreSQL runs beside a throwaway cluster, as make bench starts it)" : ""}:`,
     "",
-    "| request | req/s now | req/s before | throughput now ÷ before (min–max) | server CPU µs/req now | before | CPU now ÷ before (min–max) | highest load average per core |",
-    "|---|---:|---:|---|---:|---:|---|---:|",
+    "| backend | request | req/s now | req/s before | throughput now ÷ before (min–max) | server CPU µs/req now | before | CPU now ÷ before (min–max) | highest load average per core |",
+    "|---|---|---:|---:|---|---:|---:|---|---:|",
     ...rows,
   ];
   console.log(out.join("\n"));
   writeSection([...out, ""]);
 } finally {
   for (const s of servers) if (s.proc.exitCode === null) await stop(s);
+  for (const d of databases) await d.drop();
   rmSync(tmp, { recursive: true, force: true });
 }

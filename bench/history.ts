@@ -6,8 +6,8 @@
  *    each request with an instant of its own, so none is answered from the read cache (every one
  *    computes). Sequential requests from one client over loopback; the bound is 50 ms each.
  * 2. Throughput of `GET /v1/prices` and `PUT /v1/prices/:name` with history against without it: the
- *    baseline executable is this same tree compiled the same way with one change, `recordPrice` (the
- *    only function that writes a history entry) replaced by one that does nothing, so the two differ
+ *    baseline executable is this same tree compiled the same way with one change, SQLite's `appendEntry`
+ *    (the only statement that writes a history entry) replaced by one that does nothing, so the two differ
  *    by the history write alone (an earlier build would also differ by everything landed since). Both
  *    serve identical copies of the same data file. wrk runs alternate, history build then baseline,
  *    so load that comes and goes hits both; the figure is the median of the per-pair ratios.
@@ -34,8 +34,8 @@ import { parseFormulaFile } from "../src/domain/formula-file.ts";
 import { seeded } from "../src/domain/random.ts";
 
 const ROOT = join(import.meta.dir, "..");
-/** The one function that writes history entries, up to the end of its body, and what the baseline has instead. */
-const HISTORY_WRITE = { file: "src/store/price-history.ts", fn: /export function recordPrice\([\s\S]*?\n\}\n/, noop: "export function recordPrice(): void {}\n" };
+/** The one statement that writes history entries, up to the end of its body, and what the baseline has instead. */
+const HISTORY_WRITE = { file: "src/store/sqlite/price-history.ts", fn: /\n {2}appendEntry: [\s\S]*?\n {2}\},\n/, noop: "\n  appendEntry: () => {},\n" };
 const SHAPE = { ingredients: 1000, entriesPerIngredient: 100, formulas: 200, formulaLines: 12 } as const;
 const LATENCY_REQUESTS = { history: 30, pricesAt: 30, cost: 40, report: 20 } as const;
 const BOUND_MS = 50;
@@ -147,7 +147,7 @@ export function prepareData(dataPath: string): { key: string; names: string[]; f
 }
 
 /**
- * This tree compiled as the Makefile compiles dist/feedbase, with recordPrice doing nothing: the
+ * This tree compiled as the Makefile compiles dist/feedbase, with appendEntry doing nothing: the
  * server without the history write and otherwise the same (src/ and cli/ as they are on disk).
  */
 async function buildBaseline(tmp: string): Promise<{ exe: string | null; note: string | null }> {
@@ -155,7 +155,7 @@ async function buildBaseline(tmp: string): Promise<{ exe: string | null; note: s
   for (const part of ["src", "cli", "package.json", "tsconfig.json"]) cpSync(join(ROOT, part), join(tree, part), { recursive: true });
   symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
   const source = readFileSync(join(tree, HISTORY_WRITE.file), "utf8");
-  if (!HISTORY_WRITE.fn.test(source)) return { exe: null, note: `no baseline: recordPrice not found in ${HISTORY_WRITE.file}` };
+  if (!HISTORY_WRITE.fn.test(source)) return { exe: null, note: `no baseline: appendEntry not found in ${HISTORY_WRITE.file}` };
   writeFileSync(join(tree, HISTORY_WRITE.file), source.replace(HISTORY_WRITE.fn, HISTORY_WRITE.noop));
   const exe = join(tmp, "feedbase-without-history");
   const flags = ["--compile", "--bytecode", "--format=esm", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"];
@@ -170,12 +170,12 @@ export interface Server {
 }
 
 /**
- * `exe serve` on a data file (or with `"--database"`, on a PostgreSQL URL), once it answers 200 on /v1/health.
+ * `exe serve` on a data file (or with `"--database"`, on a PostgreSQL URL) and any further flags, once it answers 200 on /v1/health.
  * @example const server = await serve("dist/feedbase", "/tmp/x/feedbase.db", key)
  */
-export async function serve(exe: string, dataPath: string, key: string, flag: "--data" | "--database" = "--data"): Promise<Server> {
+export async function serve(exe: string, dataPath: string, key: string, flag: "--data" | "--database" = "--data", extraArgs: string[] = []): Promise<Server> {
   const port = freePort();
-  const proc = Bun.spawn([exe, "serve", flag, dataPath, "--port", String(port)], { cwd: ROOT, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+  const proc = Bun.spawn([exe, "serve", flag, dataPath, "--port", String(port), ...extraArgs], { cwd: ROOT, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   while ((await fetch(url + "/v1/health", { headers: { "X-API-Key": key } }).then((r) => r.status, () => 0)) !== 200) {
@@ -351,7 +351,7 @@ export function renderHistory(h: HistoryBench | null, failure?: string): string[
   out.push("", ...renderPostgresLatency(h, rows));
   out.push(
     "",
-    `**Throughput with history against without it** (this tree compiled twice the same way, the baseline with \`recordPrice\`, the one function that writes ` +
+    `**Throughput with history against without it** (this tree compiled twice the same way, the baseline with SQLite's \`appendEntry\`, the one statement that writes ` +
       `a history entry, doing nothing; both serve identical copies of the file; wrk -t${WRK.threads} -c${WRK.connections}, ${WRK.seconds} s runs alternating ` +
       `with and without, ${WRK.reps} pairs). Each PUT changes a price, so the history build also writes a history entry; no webhook asks for ` +
       "`formula.cost_changed`, so none is computed (the default). The ratio is the median of the per-pair ratios, the range their spread. " +

@@ -54,7 +54,7 @@ export interface PoolBench {
   busyStarts: number;
 }
 
-function prepare(tmp: string): { dataPath: string; keys: string[] } {
+export function prepare(tmp: string): { dataPath: string; keys: string[] } {
   const dataPath = join(tmp, "pool.db");
   const db = openDatabase(dataPath, { create: true });
   try {
@@ -72,7 +72,7 @@ function prepare(tmp: string): { dataPath: string; keys: string[] } {
 }
 
 /** Keeps IN_FLIGHT distinct large optimizations in flight until `stop`, sampling the server's RSS. */
-function startLoad(server: Server, key: string) {
+export function startLoad(server: Server, key: string) {
   let stopped = false;
   let price = 100;
   let solved = 0;
@@ -98,7 +98,7 @@ function startLoad(server: Server, key: string) {
   };
 }
 
-async function untilBusy(server: Server): Promise<void> {
+export async function untilBusy(server: Server): Promise<void> {
   for (;;) {
     const pool = (await fetch(server.url + "/readyz")).headers.get("x-solver-pool") ?? "";
     if (/busy=[1-9]/.test(pool)) return;
@@ -184,7 +184,7 @@ export async function benchSolverPool(exe: string): Promise<PoolBench> {
 }
 
 /** The server answers and its workers have loaded HiGHS (one optimization answered). */
-async function untilLoaded(server: Server, key: string): Promise<void> {
+export async function untilLoaded(server: Server, key: string): Promise<void> {
   const res = await fetch(server.url + "/v1/formulas/broiler-starter/optimize", { headers: { "X-API-Key": key } });
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`the first optimization answered ${res.status}`);

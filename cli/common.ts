@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { openAdminStore } from "../src/admin/open.ts";
-import type { AdminStore } from "../src/admin/ops.ts";
+import { openStore } from "../src/open/open.ts";
+import type { Store } from "../src/open/store.ts";
 import { instant } from "../src/schemas/time.ts";
 import type { Workspace } from "../src/store/workspaces.ts";
 import { dataLocation, locationName } from "./location.ts";
@@ -20,7 +20,7 @@ export function dataOption(): Option {
 
 /** An open data store, as a command's action sees it inside `withData`. */
 export interface DataStore {
-  store: AdminStore;
+  store: Store;
   /** The workspace of the command's `--workspace` (default `default`); an unknown one is refused. */
   workspace(): Promise<Workspace>;
   /** Where the data is, as messages name it: the file, or the database's URL without its password. */
@@ -45,7 +45,7 @@ export interface DataOptions {
 export async function withData<T>(opts: DataOptions, fn: (data: DataStore) => T | Promise<T>, options: { create?: boolean } = {}): Promise<T> {
   const location = dataLocation(opts);
   if (location.kind === "sqlite") refuseOtherOwner(opts);
-  const store = await openAdminStore(location, { create: options.create === true });
+  const store = await openStore(location, { create: options.create === true });
   try {
     return await fn({ store, workspace: async () => store.requireWorkspace(opts.workspace ?? "default"), where: locationName(location) });
   } finally {

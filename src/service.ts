@@ -8,9 +8,12 @@ import { defaultPoolSize, SolverPool } from "./optimize/pool.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startHeapTrim } from "./heap-trim.ts";
 import type { DataLocation } from "./store/location.ts";
-import type { DeliveryTuning } from "./webhooks/delivery-loop.ts";
-import type { ServedStore, StoreDeps } from "./service/served-store.ts";
-import { openSqliteStore } from "./service/sqlite.ts";
+import { startDeliveryLoop } from "./webhooks/delivery-loop.ts";
+import { DEFAULT_TUNING, type DeliveryTuning } from "./webhooks/delivery-tuning.ts";
+import { openStore } from "./open/open.ts";
+import type { ServedStore } from "./open/store.ts";
+import { readiness as readinessChecks } from "./http/readiness.ts";
+import { SharedCounts } from "./limiter/shared-counts.ts";
 import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
 import { ServiceMetrics } from "./metrics/service-metrics.ts";
 import { metricsEndpoint } from "./metrics/endpoint.ts";
@@ -58,6 +61,18 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** Start exchanging rate-limit counts with the other instances; a failed exchange is logged and retried. */
+async function startSharedCounts(shared: NonNullable<ServedStore["sharedCounts"]>, logger: Logger, clock: Clock): Promise<SharedCounts> {
+  const counts = new SharedCounts(shared.store, {
+    instance: shared.instance,
+    clock,
+    onError: (error) => logger.log("error", "rate-limit counts could not be exchanged: limits go on with what was last heard", { error: String(error) }),
+    onRecovered: () => logger.log("info", "rate-limit counts exchanged again"),
+  });
+  await counts.start();
+  return counts;
+}
+
 /** Another process listens on the port (Bun says EADDRINUSE). @example throw new PortInUseError(8080) */
 export class PortInUseError extends Error {
   constructor(readonly port: number) {
@@ -66,8 +81,8 @@ export class PortInUseError extends Error {
 }
 
 /**
- * What `feedbase serve` runs: the database (src/service/sqlite.ts or postgres.ts), the HTTP API and the
- * webhook delivery loop. Tests start it in-process on port 0 with a temporary file (or database) and,
+ * What `feedbase serve` runs: the store (src/open/open.ts), the HTTP API and the webhook delivery loop
+ * on it. Tests start it in-process on port 0 with a temporary file (or database) and,
  * where time matters, their own clock.
  * @example const svc = await startService({ data: { kind: "sqlite", path: "/tmp/t.db" }, host: "127.0.0.1", port: 0 })
  */
@@ -75,11 +90,32 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(undefined, clock, options.logLevel);
   let recorder: ServiceMetrics | null = null;
-  const deps: StoreDeps = { logger, clock, webhooks: options.webhooks, onOutcome: (outcome) => recorder?.delivery(outcome), onCommit: (size) => recorder?.commit(size), foldQuietMs: options.foldQuietMs };
-  // PostgreSQL's modules load only when used: an SQLite start does not pay for them.
-  const store: ServedStore =
-    options.data.kind === "sqlite" ? openSqliteStore(options.data.path, deps) : await (await import("./service/postgres.ts")).openPostgresStore(options.data.url, deps);
-  const { readiness } = store;
+  const onCommit = (size: number) => recorder?.commit(size);
+  const perWebhook = options.webhooks?.perWebhook ?? DEFAULT_TUNING.perWebhook;
+  const store = await openStore(options.data, { create: true, serve: { logger, clock, onCommit, perWebhook, foldQuietMs: options.foldQuietMs } });
+  let counts: SharedCounts | null;
+  try {
+    counts = store.sharedCounts && (await startSharedCounts(store.sharedCounts, logger, clock));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const deliveries = startDeliveryLoop({
+    store: store.deliveries,
+    logger,
+    clock,
+    onOutcome: (outcome) => recorder?.delivery(outcome),
+    ...(options.webhooks ? { tuning: options.webhooks } : {}),
+  });
+  // An API write's event starts its deliveries as soon as it commits.
+  store.afterWrite(() => deliveries.wake());
+  const readiness = readinessChecks({ ...store.readiness, deliveryLoopRanAt: () => deliveries.lastRanAt() });
+  /** Stop delivering (attempts in flight get their grace) and exchanging counts, then close the database. */
+  const close = async () => {
+    await deliveries.stop();
+    await counts?.stop().catch((error: unknown) => logger.log("error", "rate-limit counts could not be written at stop", { error: String(error) }));
+    await store.close();
+  };
   const caches = appCaches();
   const workers = options.solver?.workers ?? defaultPoolSize();
   const pool = new SolverPool({
@@ -88,17 +124,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     maxQueue: options.solver?.maxQueue ?? QUEUE_PER_WORKER * workers,
     logger,
   });
-  if (options.metrics) recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness, writesWaiting: store.writesWaiting, cacheBytes: caches.bytes });
+  // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner;
+  // on PostgreSQL, plus what the other instances on the database accepted.
+  const limiter = new SlidingWindowLimiter({ clock, ...(counts ? { shared: counts } : {}) });
+  if (options.metrics) {
+    recorder = new ServiceMetrics({ pending: store.pending, dataPath: store.dataPath, clock, readiness, writesWaiting: store.writesWaiting, cacheBytes: caches.bytes, limiterBytes: () => limiter.bytes });
+  }
   const fetch = createFetch({
     routes,
     backend: store.backend,
     findKey: store.findKey,
     logger,
-    // In memory, per process (docs/decisions.md#rate-limiting): a restart forgets counts, which only ever lets a key through sooner;
-    // on PostgreSQL, plus what the other instances on the database accepted.
-    limiter: new SlidingWindowLimiter({ clock, ...(store.sharedLimits ? { shared: store.sharedLimits } : {}) }),
+    limiter,
     clock,
-    version: store.version,
+    version: store.freshness,
     readiness,
     console: options.console ?? true,
     caches,
@@ -112,7 +151,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   } catch (error) {
     // Nothing may go on without the server: no delivery from a process that could not listen.
     pool.close();
-    await store.close();
+    await close();
     if ((error as { code?: string }).code === "EADDRINUSE") throw new PortInUseError(options.port);
     throw error;
   }
@@ -133,7 +172,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       stopHeapTrim();
       await server.stop();
       pool.close();
-      await store.close();
+      await close();
       logger.flush();
     },
   };

@@ -10,12 +10,11 @@ import { afterEach, describe, expect, test } from "bun:test";
 import type { AnalysisInput } from "../src/domain/analyses.ts";
 import { createLogger } from "../src/log.ts";
 import type { Backend } from "../src/store/backend.ts";
-import type { ServedStore } from "../src/service/served-store.ts";
-import { openSqliteStore } from "../src/service/sqlite.ts";
-import { openAdminStore } from "../src/admin/open.ts";
+import { openStore } from "../src/open/open.ts";
+import type { ServedStore } from "../src/open/store.ts";
 import type { AdminStore } from "../src/admin/ops.ts";
 import { tempDir } from "./helpers/harness.ts";
-import { databaseFor, dataLocation, POSTGRES_MODE } from "./helpers/postgres.ts";
+import { dataLocation } from "./helpers/postgres.ts";
 
 const WS = 1;
 const NOW = Date.now();
@@ -33,8 +32,8 @@ afterEach(async () => {
 /** The served store of a fresh database (an SQLite file, or a PostgreSQL database in that mode), with Maize and Soybean meal. */
 async function fresh(): Promise<Backend> {
   const tmp = tempDir();
-  const deps = { logger: createLogger(() => {}), clock: () => Date.now(), onOutcome: () => {}, onCommit: () => {} };
-  const store = POSTGRES_MODE ? await (await import("../src/service/postgres.ts")).openPostgresStore(databaseFor(tmp.dataPath)!, deps) : openSqliteStore(tmp.dataPath, deps);
+  const serve = { logger: createLogger(() => {}), clock: () => Date.now(), onCommit: () => {}, perWebhook: 4 };
+  const store = await openStore(dataLocation(tmp.dataPath), { create: true, serve });
   opened = { store, dataPath: tmp.dataPath, cleanup: tmp.cleanup };
   const { backend } = store;
   await backend.write.createIngredient(actor(), { name: "Maize", category: "Cereals", price: 215, inStock: true, nutrients: { CP: 8, ME_poultry: 3300, Lys: 0.25 } });
@@ -52,7 +51,7 @@ function sd(values: number[]): number {
 
 /** The commands' store on the same data, closed after `work`. */
 async function withAdmin<T>(work: (admin: AdminStore) => Promise<T>): Promise<T> {
-  const admin = await openAdminStore(dataLocation(opened!.dataPath), { create: false });
+  const admin = await openStore(dataLocation(opened!.dataPath), { create: false });
   try {
     return await work(admin);
   } finally {

@@ -73,3 +73,14 @@ describe("documentation links", () => {
     });
   }
 });
+
+describe("no file of the repository holds a merge's conflict markers", () => {
+  // A merge resolved by hand once left `<<<<<<< HEAD` … `>>>>>>> main` in docs/decisions.md: the
+  // document read on, two sections fused, and no other test looks at prose.
+  test("every tracked text file is free of them", () => {
+    const files = Bun.spawnSync(["git", "ls-files", "-z"], { cwd: ROOT }).stdout.toString().split("\0").filter((f) => /\.(md|ts|tsx|css|html|json|sql|yml|lua|sh)$|^Makefile$/.test(f));
+    expect(files.length).toBeGreaterThan(100);
+    const marked = files.filter((f) => existsSync(join(ROOT, f)) && /^(<{7} |={7}$|>{7} )/m.test(readFileSync(join(ROOT, f), "utf8")));
+    expect(marked).toEqual([]);
+  });
+});

@@ -106,6 +106,29 @@ describe("GET /v1/events", () => {
     expect((await page("", other)).body).toMatchObject({ data: [], count: 0, next: 0, hasMore: false });
   });
 
+  test("ids count per workspace: another workspace's first event is 1, listed and in X-Webhook-Event-Id, and neither's numbers show the other's", async () => {
+    expect((await cli(["workspace", "create", "south", "--name", "South", "--data", t.dataPath])).code).toBe(0);
+    const southReceiver = startRecorder();
+    try {
+      expect((await cli(["webhook", "add", southReceiver.url, "--workspace", "south", "--data", t.dataPath])).code).toBe(0);
+      const south = t.key({ workspace: "south", write: true });
+      expect((await t.request("POST", "/v1/ingredients", { key: south, body: { name: "Barley", price: 190, category: "Cereals" } })).status).toBe(201);
+      expect((await t.request("PUT", "/v1/prices/Barley", { key: south, body: { price: 195 } })).status).toBe(200);
+      expect((await page("", south)).body.data.map((e) => [e.id, e.type])).toEqual([
+        [1, "ingredient.added"],
+        [2, "price.updated"],
+      ]);
+      await eventually(() => southReceiver.requests.length === 2);
+      expect(southReceiver.requests.map((r) => r.headers["x-webhook-event-id"]).sort()).toEqual(["1", "2"]);
+      // The default workspace goes on from its own last event, whatever the other wrote meanwhile.
+      const last = (await page("")).body.next;
+      expect((await t.request("PUT", "/v1/prices/Maize", { key: write, body: { price: 231 } })).status).toBe(200);
+      expect((await page(`?after=${last}`)).body.data.map((e) => e.id)).toEqual([last + 1]);
+    } finally {
+      await southReceiver.stop();
+    }
+  });
+
   test.each([
     ["?after=-1", "after must be a whole number"],
     ["?after=abc", "after must be a whole number"],

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, eventually, ROOT, spawnServe, tempDir } from "./helpers/harness.ts";
+import { threadsOf } from "./helpers/threads.ts";
 import { independentHex, startRecorder } from "./helpers/webhooks.ts";
 
 const EXE = join(ROOT, "dist", "feedbase");
@@ -69,6 +70,8 @@ describe("the compiled executable (dist/feedbase)", () => {
         await eventually(() => s.output().includes('"msg":"solver ready"'));
         const ready = s.output().split("\n").find((l) => l.includes('"msg":"solver ready"'))!;
         expect(JSON.parse(ready).wasm).toStartWith("/$bunfs/");
+        // The worker lowered its thread's priority from inside the executable too (Linux only: docs/decisions.md#solver-pool).
+        if (process.platform === "linux") expect(threadsOf(s.proc.pid).filter((t) => t.name === "Worker").map((t) => t.nice)).toEqual([19]);
       } finally {
         expect(await s.stop()).toBe(0);
       }

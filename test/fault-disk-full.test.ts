@@ -11,7 +11,7 @@ import { isoTime } from "../src/domain/time.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listDeliveries } from "../src/store/delivery-admin.ts";
 import { createWebhook } from "../src/store/webhooks.ts";
-import { DEFAULT_TUNING } from "../src/webhooks/delivery-loop.ts";
+import { DEFAULT_TUNING } from "../src/webhooks/delivery-tuning.ts";
 import { generateSecret } from "../src/webhooks/secret.ts";
 import { cli, eventually, startTestServer, tempDir } from "./helpers/harness.ts";
 import { gate, startRecorder } from "./helpers/webhooks.ts";

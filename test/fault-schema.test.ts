@@ -1,14 +1,17 @@
 /**
  * Issue 15, item 9: a newer data file is refused; an older one is kept beside itself before it is
- * migrated, and the migration fills in what the newer schema keeps (the price history).
+ * migrated, and the migration fills in what the newer schema keeps (the price history, the events' numbers).
  */
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { openDatabase } from "../src/store/db.ts";
 import { isPlaceholder, MIGRATION_STEPS, SCHEMA_VERSION } from "../src/store/migrations.ts";
+import { eventsAfter } from "../src/store/event-pages.ts";
+import { listEvents } from "../src/store/events.ts";
 import { priceHistory } from "../src/store/price-history.ts";
 import { cli, spawnServe, tempDir } from "./helpers/harness.ts";
+import { EVENTS_OF_TWO_WORKSPACES } from "./helpers/schema.ts";
 
 const KNOWN = SCHEMA_VERSION;
 const MIGRATIONS = MIGRATION_STEPS.map((step) => step.sqlite);
@@ -83,6 +86,32 @@ describe("schema versions", () => {
       old.close();
       const db = openDatabase(tmp.dataPath, { create: false });
       expect(priceHistory(db, 1, "Oats").history).toEqual([{ price: 236, inStock: false, at: "2025-06-01T10:00:00.000Z", source: "import" }]);
+      db.close();
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test("migrating a file from before event numbers: an event keeps its id as its number, so a receiver's saved cursor names the same event", () => {
+    const tmp = tempDir();
+    try {
+      const old = new Database(tmp.dataPath, { create: true });
+      const before = MIGRATIONS.findIndex((m) => m.includes("ADD COLUMN number"));
+      for (const step of MIGRATIONS.slice(0, before).filter((m) => !isPlaceholder(m))) old.run(step);
+      old.run(`PRAGMA user_version = ${before}`);
+      old.run(EVENTS_OF_TWO_WORKSPACES);
+      old.close();
+      const db = openDatabase(tmp.dataPath, { create: false });
+      expect(listEvents(db, 1).map((e) => [e.id, e.ingredient])).toEqual([
+        [1, "Oats"],
+        [4, "Oats"],
+      ]);
+      expect(listEvents(db, 2).map((e) => [e.id, e.ingredient])).toEqual([
+        [2, "Rye"],
+        [3, "Rye"],
+        [5, "Barley"],
+      ]);
+      expect(eventsAfter(db, 2, 3, 10).events.map((e) => e.id)).toEqual([5]);
       db.close();
     } finally {
       tmp.cleanup();

@@ -85,4 +85,10 @@ describe("request ids and logs", () => {
     expect(String(line!.keyId)).toMatch(/^key_/);
     expect(t.logText()).not.toContain(readKey);
   });
+  test("a request id with a quote or a backslash is logged as the same string", async () => {
+    const id = 'erp "sync" \\ 7';
+    const res = await t.request("GET", "/v1/health", { key: readKey, headers: { "X-Request-Id": id } });
+    expect(res.headers.get("x-request-id")).toBe(id);
+    expect(t.logs().filter((l) => l.requestId === id)).toHaveLength(1);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type LimitDecision, SlidingWindowLimiter } from "../src/limiter/sliding-window.ts";
+import { KEY_OVERHEAD_BYTES, type LimitDecision, SlidingWindowLimiter } from "../src/limiter/sliding-window.ts";
 import { seeded } from "./helpers/random.ts";
 
 const HOUR = 3_600_000;
@@ -259,6 +259,20 @@ describe("SlidingWindowLimiter", () => {
     expect(limiter.size).toBe(1);
     expect(limiter.check("k7", 2)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 10, windowSeconds: 10 });
     expect(limiter.size).toBe(2);
+  });
+
+  test("its bytes grow with accepted requests up to 8 × the limit a key, and fall when idle keys go", () => {
+    let now = 0;
+    const limiter = new SlidingWindowLimiter({ windowMs: 10_000, clock: () => now });
+    const ringBytes = (slots: number) => 8 * (2 + slots) + 2 * "hot".length + KEY_OVERHEAD_BYTES;
+    limiter.check("hot", 1_000);
+    expect(limiter.bytes).toBe(ringBytes(4));
+    // Hammered far past its limit: only the 1,000 accepted are kept.
+    for (let i = 0; i < 5_000; i++, now++) limiter.check("hot", 1_000);
+    expect(limiter.bytes).toBe(ringBytes(1_000));
+    now = 30_000;
+    limiter.check("cold", 1);
+    expect(limiter.bytes).toBe(8 * (2 + 1) + 2 * "cold".length + KEY_OVERHEAD_BYTES);
   });
 
   test("a burst of new keys triggers a sweep before the time-based one is due", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { processIo } from "../cli/io.ts";
 import { buildProgram } from "../cli/program.ts";
-import { createLogger } from "../src/log.ts";
+import { createLogger, jsonString } from "../src/log.ts";
 import { startService } from "../src/service.ts";
 import { cli, eventually, spawnServe, tempDir } from "./helpers/harness.ts";
 import { dataLocation } from "./helpers/postgres.ts";
@@ -81,5 +81,10 @@ describe("log lines", () => {
     const logger = createLogger((t) => (text += t), () => Date.parse("2026-11-21T12:00:00.000Z"));
     logger.log("warn", "webhook attempt", { msg: "forged", level: "debug", time: "yesterday", deliveryId: "dlv_1" });
     expect(text).toBe('{"time":"2026-11-21T12:00:00.000Z","level":"warn","msg":"webhook attempt","deliveryId":"dlv_1"}\n');
+  });
+
+  test("a field written as JSON text is JSON.stringify's text, whatever characters it has", () => {
+    const strings = ["key_3hT9aQ0xLw2M", "/v1/ingredients/Maize%20meal", "", 'say "hi"', "back\\slash", "tab\there", "\u0000\u001f\u007f", "Maïs", "\u202e", "\ud800 lone", "😀", "~ !#[]{}"];
+    for (const s of strings) expect({ s, json: jsonString(s) }).toEqual({ s, json: JSON.stringify(s) });
   });
 });

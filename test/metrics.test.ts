@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, eventually, ROOT, spawnServe, startTestServer, tempDir, TestClock, type TestServer } from "./helpers/harness.ts";
+import { KEY_OVERHEAD_BYTES } from "../src/limiter/sliding-window.ts";
 import { POSTGRES_MODE } from "./helpers/postgres.ts";
 import { startRecorder, type Recorder } from "./helpers/webhooks.ts";
 
@@ -91,6 +92,8 @@ describe("GET /metrics", () => {
     expect(moved('feedbase_http_requests_total{route="unmatched",method="GET",status="404"}')).toBe(20);
     expect(moved('feedbase_http_request_duration_seconds_count{route="/v1/ingredients/:name"}')).toBe(30);
     expect(moved("feedbase_rate_limit_refusals_total")).toBe(1);
+    // Two new keys in the limiter: the write key's first ring (4 slots) and the limited key's (1 slot, its limit).
+    expect(moved("feedbase_rate_limiter_bytes")).toBeGreaterThanOrEqual(8 * (2 + 4) + 8 * (2 + 1) + 2 * KEY_OVERHEAD_BYTES);
     expect(moved('feedbase_webhook_deliveries_total{outcome="delivered"}')).toBe(2);
     expect(moved('feedbase_webhook_deliveries_total{outcome="retry"}')).toBe(1);
     expect(moved("feedbase_group_commit_batch_size_count")).toBeGreaterThanOrEqual(3);

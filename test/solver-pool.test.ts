@@ -11,6 +11,7 @@ import type { SavingsItem } from "../src/schemas/optimize.ts";
 import { eventually, startTestServer, type TestServer } from "./helpers/harness.ts";
 import { largeFormula, SLOWER_THAN_A_TIME_LIMIT } from "./helpers/large-formula.ts";
 import { openTestStore } from "./helpers/store.ts";
+import { threadsOf } from "./helpers/threads.ts";
 
 /** A worker loads HiGHS (3.5 MB of WebAssembly) before it is alive: seconds on a loaded 2-core machine; polled, so waiting longer costs nothing when it is quick. */
 const WORKER_WAIT_MS = 30_000;
@@ -91,6 +92,19 @@ describe("a solve past the time limit", () => {
     expect(byId.get("huge")!.cost).toBeGreaterThan(0);
     expect(byId.get("small")!.status).toBe("optimal");
     expect(items.at(-1)!.id).toBe("huge");
+  });
+});
+
+describe("the workers give way to the event loop", () => {
+  // Only Linux gives a thread its own nice value (elsewhere the worker keeps the event loop's priority).
+  test.if(process.platform === "linux")("each worker's thread runs at nice 19; the event loop's thread keeps its own", async () => {
+    await eventually(async () => (await pool()).alive === 1, WORKER_WAIT_MS);
+    const threads = threadsOf("self");
+    const workers = threads.filter((t) => t.name === "Worker");
+    expect(workers.length).toBeGreaterThanOrEqual(1);
+    expect(workers.map((w) => w.nice)).toEqual(workers.map(() => 19));
+    expect(threads.find((t) => t.tid === process.pid)!.nice).toBeLessThan(19);
+    expect(t.logs().filter((l) => l.msg === "solver ready").map((l) => l.nice)).toContain(19);
   });
 });
 

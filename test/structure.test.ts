@@ -61,6 +61,28 @@ describe("structure", () => {
     expect(upward).toEqual([]);
   });
 
+  test("layers in src/store/: a dialect's statements import no operation, and the store imports nothing above it", () => {
+    // An operation is written once over its statements (docs/decisions.md#store-operations-written-once):
+    // the modules in src/store/pg/ and src/store/sqlite/ may take from src/store/ only what statements are
+    // typed and shaped by (op.ts, *-rows.ts, *-rules.ts) and the connection's own modules, never a
+    // module that runs operations. And storage knows only the pure layers below it: no logger, limiter,
+    // HTTP or webhook module, type-only imports included.
+    const SHARED_WITH_DIALECTS = /^src\/store\/(op|db|migrations|copied-tables|[a-z-]+-rows|[a-z-]+-rules)\.ts$/;
+    const BELOW_STORE = ["src/store/", "src/domain/", "src/schemas/"];
+    const wrong: string[] = [];
+    for (const file of files) {
+      const from = relative(ROOT, file);
+      if (!from.startsWith("src/store/")) continue;
+      const dialect = /^src\/store\/(pg|sqlite)\//.test(from);
+      for (const target of importsOf(file).map((t) => relative(ROOT, t))) {
+        const above = !BELOW_STORE.some((layer) => target.startsWith(layer));
+        const operations = dialect && /^src\/store\/[^/]+\.ts$/.test(target) && !SHARED_WITH_DIALECTS.test(target);
+        if (above || operations) wrong.push(`${from} -> ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   test("no file in src/ is over 300 lines", () => {
     const long = files
       .filter((f) => relative(ROOT, f).startsWith("src/"))

@@ -4,24 +4,22 @@
  * running servers listen for (`writeTransaction`); whole operations (imports, the demo) open their own.
  */
 import type { SQL } from "bun";
-import { seedDemo } from "../demo/pg-seed.ts";
+import { seedDemo } from "../demo/seed.ts";
 import { operations } from "../store/bind.ts";
 import { deleteIngredient } from "../store/ingredient-delete.ts";
 import * as analyses from "../store/analyses.ts";
-import { openPostgres } from "../store/pg/connect.ts";
 import * as costs from "../store/costs.ts";
 import * as deliveryAdmin from "../store/delivery-admin.ts";
 import * as formulas from "../store/formulas.ts";
-import * as imports from "../store/pg/imports.ts";
 import * as ingredients from "../store/ingredients.ts";
 import * as keys from "../store/keys.ts";
 import * as nutrients from "../store/nutrients.ts";
 import * as plans from "../store/plans.ts";
-import * as priceHistory from "../store/pg/price-history.ts";
-import { importPrices } from "../store/pg/price-import.ts";
+import * as priceHistory from "../store/price-history.ts";
 import { writeTransaction } from "../store/pg/transaction.ts";
 import * as webhooks from "../store/webhooks.ts";
 import * as workspaces from "../store/workspaces.ts";
+import * as imports from "./imports.ts";
 import { ADMIN_WRITES, type AdminStore, type PgAdminOps } from "./ops.ts";
 
 const OPS: PgAdminOps = {
@@ -57,8 +55,8 @@ const OPS: PgAdminOps = {
   deleteIngredient,
   importIngredients: imports.importIngredients,
   importFormulas: imports.importFormulas,
-  importPrices,
-  importNutrients: (sql, workspaceId, rows) => writeTransaction(sql, (tx) => nutrients.writeNutrientImport(tx, workspaceId, rows)),
+  importPrices: imports.importPrices,
+  importNutrients: imports.importNutrients,
   listNutrients: nutrients.listNutrients,
   putNutrient: nutrients.putNutrient,
   listPlans: plans.listPlans,
@@ -68,22 +66,17 @@ const OPS: PgAdminOps = {
   listAnalyses: analyses.listAnalyses,
   variability: analyses.variability,
   deleteAnalysis: analyses.deleteAnalysis,
-  importAnalyses: (sql, workspaceId, rows, options) => writeTransaction(sql, (tx) => analyses.writeAnalysisImport(tx, { workspaceId, keyId: null, now: options.now }, rows, options.events)),
+  importAnalyses: imports.importAnalyses,
   seedDemo,
 };
 
 /**
  * The admin store over a pool on `sql`.
- * @example const store = pgAdmin(await openPostgres(url)); await store.listKeys()
+ * @example const store = pgAdmin(await openPostgres(url, { max: 2 })); await store.listKeys()
  */
 export function pgAdmin(sql: SQL): AdminStore {
   const store = operations<SQL>(OPS, (fn, name) =>
     ADMIN_WRITES.has(name) ? (...args) => writeTransaction(sql, (tx) => fn(tx, ...args) as Promise<unknown>) : (...args) => fn(sql, ...args),
   );
   return { ...store, close: () => sql.close() } as unknown as AdminStore;
-}
-
-/** Connect (and migrate) for one command. @example const store = await openPgAdmin("postgres://mill@db/feedbase") */
-export async function openPgAdmin(url: string): Promise<AdminStore> {
-  return pgAdmin(await openPostgres(url, { max: 2 }));
 }

@@ -4,7 +4,6 @@
  * than a year of weekly prices behind today's (history.ts). Each formula is saved at the prices of its
  * `createdAt` by that history, so its saved cost is what it cost then.
  */
-import type { Database } from "bun:sqlite";
 import { ConflictError } from "../domain/errors.ts";
 import { parseFormulaFile, type FileFormula } from "../domain/formula-file.ts";
 import { createKey } from "../store/keys.ts";
@@ -15,7 +14,7 @@ import { writeAnalysisImport } from "../store/analyses.ts";
 import { demoAnalyses } from "./analyses.ts";
 import { writeNutrientImport } from "../store/nutrients.ts";
 import { pricesInEffect, recordPrice } from "../store/price-history.ts";
-import { transaction } from "../store/transaction.ts";
+import { all, operation, ownTransaction } from "../store/op.ts";
 import { requireWorkspace } from "../store/workspaces.ts";
 import { demoQuotes, MIN_DEMO_WEEKS, WEEK_MS } from "./history.ts";
 import ingredientsCsv from "./ingredients.csv" with { type: "text" };
@@ -24,12 +23,12 @@ import formulas from "./formulas.json";
 
 export const DEMO_WORKSPACE = "default";
 /** The demo's ingredients, as a CSV an admin could import. */
-export const DEMO_INGREDIENTS_CSV: string = ingredientsCsv;
+const DEMO_INGREDIENTS_CSV: string = ingredientsCsv;
 /**
  * The definition of every key the demo's ingredients use, on the basis their values are given (as fed;
  * RUP in % of the feed), replacing a new workspace's standard ones where they differ.
  */
-export const demoNutrients = () => readNutrientFile(nutrientsCsv, "csv");
+const demoNutrients = () => readNutrientFile(nutrientsCsv, "csv");
 
 export interface DemoWorkspace {
   ingredients: number;
@@ -40,50 +39,59 @@ export interface DemoWorkspace {
 
 /**
  * Fill the default workspace with the demo and issue a read key and a write key, all in one
- * transaction. Refused when the workspace already holds ingredients: the demo never mixes with real data.
+ * transaction, on either backend. Refused when the workspace already holds ingredients: the demo never
+ * mixes with real data.
  * @example const demo = seedDemo(db, isoTime(Date.now())); demo.readKey.key // "fbk_..."
  */
-export function seedDemo(db: Database, now: string): DemoWorkspace {
-  const ws = requireWorkspace(db, DEMO_WORKSPACE);
-  return transaction(db, () => {
-    refuseHeld(ws.slug, listIngredients(db, ws.id).length);
-    const options = demoOptions(now);
-    writeNutrientImport(db, ws.id, demoNutrients());
-    const { added } = writeIngredientImport(db, ws.id, checkIngredientImport(db, ws.id, DEMO_INGREDIENTS_CSV, "csv", options), options);
-    for (const ingredient of listPrices(db, ws.id)) {
-      for (const quote of demoQuotes(ingredient, Date.parse(now), demoWeeks(now))) recordPrice(db, ws.id, ingredient.name, { ...quote, source: "demo" });
-    }
-    const books = new Map(listIngredientDetails(db, ws.id).map((i) => [i.name, i.nutrients]));
-    writeAnalysisImport(db, { workspaceId: ws.id, keyId: null, now }, demoAnalyses(books, now), false);
-    const saved = writeFormulaImport(db, ws.id, demoFormulas().map((f) => pricedOnItsDay(f, pricesInEffect(db, ws.id, f.formula.createdAt ?? now))), options);
-    const key = (write: boolean) => createKey(db, demoKey(ws.id, write, now));
-    return { ingredients: added, formulas: saved.length, readKey: key(false), writeKey: key(true) };
-  });
+export const seedDemo = operation(function* (now: string) {
+  const ws = yield* requireWorkspace.steps(DEMO_WORKSPACE);
+  return yield* ownTransaction(fill(ws, now));
+});
+
+function* fill(ws: { id: number; slug: string }, now: string) {
+  refuseHeld(ws.slug, (yield* listIngredients.steps(ws.id)).length);
+  const options = demoOptions(now);
+  yield* writeNutrientImport.steps(ws.id, demoNutrients());
+  const rows = yield* checkIngredientImport.steps(ws.id, DEMO_INGREDIENTS_CSV, "csv", options);
+  const { added } = yield* writeIngredientImport.steps(ws.id, rows, options);
+  // An ingredient's quotes go together (on PostgreSQL, one round trip).
+  for (const ingredient of yield* listPrices.steps(ws.id)) {
+    yield* all(...demoQuotes(ingredient, Date.parse(now), demoWeeks(now)).map((quote) => recordPrice.steps(ws.id, ingredient.name, { ...quote, source: "demo" })));
+  }
+  const books = new Map((yield* listIngredientDetails.steps(ws.id)).map((i) => [i.name, i.nutrients]));
+  yield* writeAnalysisImport.steps({ workspaceId: ws.id, keyId: null, now }, demoAnalyses(books, now), false);
+  const formulas = demoFormulas();
+  const prices = yield* all(...formulas.map((f) => pricesInEffect.steps(ws.id, f.formula.createdAt ?? now)));
+  const saved = yield* writeFormulaImport.steps(ws.id, formulas.map((f, i) => pricedOnItsDay(f, prices[i]!)), options);
+  const readKey = yield* createKey.steps(demoKey(ws.id, false, now));
+  const writeKey = yield* createKey.steps(demoKey(ws.id, true, now));
+  const demo: DemoWorkspace = { ingredients: added, formulas: saved.length, readKey, writeKey };
+  return demo;
 }
 
 /** Refuse a workspace that holds ingredients: the demo never mixes with real data. @example refuseHeld("default", 0) */
-export function refuseHeld(slug: string, held: number): void {
+function refuseHeld(slug: string, held: number): void {
   if (held > 0) throw new ConflictError(`Workspace ${slug} already holds ${held} ingredient${held === 1 ? "" : "s"}: the demo only fills an empty workspace (pass --data with a new file)`);
 }
 
 /** How the demo's files are imported. @example writeIngredientImport(db, ws.id, rows, demoOptions(now)) */
-export const demoOptions = (now: string) => ({ update: false, replace: false, now, source: "demo" as const });
+const demoOptions = (now: string) => ({ update: false, replace: false, now, source: "demo" as const });
 
 /**
  * Weeks of demo history before `now`: at least 400 days, and always back past the oldest formula's
  * `createdAt`, so every formula's cost on its day is answered from the history.
  * @example demoWeeks("2026-11-23T00:00:00.000Z") // 58
  */
-export function demoWeeks(now: string): number {
+function demoWeeks(now: string): number {
   const oldest = Math.min(...demoFormulas().map((f) => Date.parse(f.formula.createdAt ?? now)));
   return Math.max(MIN_DEMO_WEEKS, Math.ceil((Date.parse(now) - oldest) / WEEK_MS) + 1);
 }
 
 /** The demo's formulas, checked. @example demoFormulas().length // 11 */
-export const demoFormulas = (): FileFormula[] => parseFormulaFile(formulas);
+const demoFormulas = (): FileFormula[] => parseFormulaFile(formulas);
 
 /** A formula with each row priced as the history has it on the formula's `createdAt` (`prices`: in effect then). */
-export function pricedOnItsDay(f: FileFormula, prices: Map<string, number>): FileFormula {
+function pricedOnItsDay(f: FileFormula, prices: Map<string, number>): FileFormula {
   return { ...f, formula: { ...f.formula, ingredients: f.formula.ingredients.map((row) => ({ ...row, price: prices.get(row.name) ?? row.price })) } };
 }
 
@@ -91,4 +99,4 @@ export function pricedOnItsDay(f: FileFormula, prices: Map<string, number>): Fil
 export const DEMO_RATE_LIMIT = 10_000;
 
 /** The demo's read or write key. @example createKey(db, demoKey(1, true, now)) */
-export const demoKey = (workspaceId: number, write: boolean, now: string) => ({ workspaceId, write, rateLimit: DEMO_RATE_LIMIT, label: write ? "demo write" : "demo read", now });
+const demoKey = (workspaceId: number, write: boolean, now: string) => ({ workspaceId, write, rateLimit: DEMO_RATE_LIMIT, label: write ? "demo write" : "demo read", now });

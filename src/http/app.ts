@@ -1,5 +1,5 @@
 import { systemClock, timestamper, type Clock } from "../domain/time.ts";
-import type { Logger } from "../log.ts";
+import { jsonString, type Logger } from "../log.ts";
 import type { KeyAuth } from "../store/keys.ts";
 import type { Backend } from "../store/backend.ts";
 import { authenticate, type FindKey } from "./auth.ts";
@@ -15,6 +15,7 @@ import { PipelineWatch } from "./pipelining.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { consoleAnswer } from "./console.ts";
+import { requestState, type RequestState } from "./request-state.ts";
 import type { Solver } from "../optimize/pool.ts";
 
 export interface FetchDeps {
@@ -42,8 +43,6 @@ export interface FetchDeps {
   solver: Solver;
 }
 
-const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
-
 /**
  * The HTTP surface as a function. `connection` names the client's connection (address and port) when
  * the request came over a socket: writes on a connection known to wait for its answers may share a
@@ -53,9 +52,6 @@ const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
  */
 export type AppFetch = (req: Request, connection?: string) => Response | Promise<Response>;
 
-let requestCounter = 0;
-const requestIdPrefix = crypto.randomUUID().slice(0, 8);
-
 /**
  * The HTTP surface as a fetch function, sockets aside: authentication, route and method, permission,
  * then the handler, in the order of docs/decisions.md#http; every answer carries X-Request-Id and is
@@ -63,80 +59,110 @@ const requestIdPrefix = crypto.randomUUID().slice(0, 8);
  * @example const fetch = createFetch({ routes, backend, findKey, version, logger, limiter, readiness }); await fetch(new Request("http://x/healthz"))
  */
 export function createFetch(options: FetchDeps): AppFetch {
-  const { logger, backend, version } = options;
-  const clock = options.clock ?? systemClock;
-  const router = new Router(options.routes);
-  const accessLog = options.accessLog ?? true;
-  const recorder = options.metrics?.recorder ?? null;
-  const endpoint = options.metrics?.endpoint ?? null;
-  const { keys, bodies, answered } = options.caches ?? appCaches();
-  const cachedReply = cachedReplies(bodies);
-  // Requests in the same millisecond share one timestamp string (and so one finished cached body).
-  const timestampOf = timestamper();
-  const pipelines = new PipelineWatch();
+  const app = new HttpApp(options);
+  return (req, connection) => app.fetch(req, connection);
+}
 
-  interface Caller {
-    key: KeyAuth | null;
-    limitHeaders: Record<string, string> | null;
-    /** The limit a refused request exceeded: its log line is the warn one. */
-    refusedLimit: number | null;
-    /** The path's routes are probes that are not logged (/healthz). */
-    quiet: boolean;
-    /** The matched route's template, for metrics. */
-    route: string | null;
-    /** Its writes may wait for the turn's shared commit (nothing can be pipelined behind them). */
-    mayShareCommit: boolean;
-    /** A conditional GET not counted yet: counted before any work, or once answered unless a 304. */
-    deferred: boolean;
+/**
+ * The stages of a request, each a method over its `RequestState`: `begin` (cut the URL, name the
+ * request), `handle` (outside /v1, or authenticate), `keyed` (the rate limit, deferred for a
+ * conditional GET), `route` (the cached-answer fast path, routing, permission, the handler), `failure`
+ * (an error as its answer) and `finish` (headers, log line, metrics). Synchronous wherever the handler
+ * is, so a cached GET makes no promise.
+ */
+class HttpApp {
+  private readonly clock: Clock;
+  private readonly router: Router;
+  private readonly accessLog: boolean;
+  private readonly recorder: ServiceMetrics | null;
+  private readonly caches: AppCaches;
+  private readonly cachedReply: ReturnType<typeof cachedReplies>;
+  /** Requests in the same millisecond share one timestamp string (and so one finished cached body). */
+  private readonly timestampOf = timestamper();
+  private readonly pipelines = new PipelineWatch();
+
+  constructor(private readonly options: FetchDeps) {
+    this.clock = options.clock ?? systemClock;
+    this.router = new Router(options.routes);
+    this.accessLog = options.accessLog ?? true;
+    this.recorder = options.metrics?.recorder ?? null;
+    this.caches = options.caches ?? appCaches();
+    this.cachedReply = cachedReplies(this.caches.bodies);
+  }
+
+  fetch(req: Request, connection: string | undefined): Response | Promise<Response> {
+    const state = this.begin(req, connection);
+    let outcome: Reply | Promise<Reply>;
+    try {
+      outcome = this.handle(state);
+    } catch (error) {
+      outcome = this.failure(state, error);
+    }
+    if (outcome instanceof Promise) {
+      return outcome.then(
+        (reply) => this.finish(state, reply, true),
+        (error) => this.finish(state, this.failure(state, error), true),
+      );
+    }
+    return this.finish(state, outcome, false);
+  }
+
+  /** The request's state, made when it comes: whether it may share a commit. */
+  private begin(req: Request, connection: string | undefined): RequestState {
+    const started = performance.now();
+    return requestState(req, { started, mayShareCommit: connection === undefined || this.pipelines.note(connection) });
+  }
+
+  /** Outside /v1: the console or an open route; inside, the key first (kept per generation, so usually no promise). */
+  private handle(state: RequestState): Reply | Promise<Reply> {
+    state.now = this.clock();
+    state.generation = this.options.version.current();
+    const { path } = state;
+    if (path !== "/v1" && !path.startsWith("/v1/")) {
+      const page = this.options.console ? consoleAnswer(state.req, path) : null;
+      if (page !== null) {
+        state.route = page.route;
+        return page.reply;
+      }
+      return this.route(state);
+    }
+    const key = authenticate(this.options.findKey, state.req.headers.get("x-api-key"), this.caches.keys, state.generation);
+    if (key instanceof Promise) return key.then((found) => this.keyed(state, found));
+    return this.keyed(state, key);
   }
 
   /**
-   * Everything up to the handler; synchronous where the handler is, so GETs need no promise. A
-   * conditional GET from a key with room is routed before it is counted: a 304 from a kept body leaves
-   * the window untouched; anything else is counted before any work (a build of its body, or waiting
-   * for one), or once answered, and refused if the window filled meanwhile (docs/decisions.md#http).
+   * The rate limit, once the key is known. A conditional GET from a key with room is routed before it
+   * is counted: a 304 from a kept body leaves the window untouched; anything else is counted before any
+   * work (a build of its body, or waiting for one), or once answered, and refused if the window filled
+   * meanwhile (docs/decisions.md#http).
    */
-  function handle(req: Request, path: string, query: string, caller: Caller): Reply | Promise<Reply> {
-    const now = clock();
-    const generation = version.current();
-    if (path !== "/v1" && !path.startsWith("/v1/")) {
-      const page = options.console ? consoleAnswer(req, path) : null;
-      if (page !== null) {
-        caller.route = page.route;
-        return page.reply;
-      }
-      return route(req, path, query, caller, null, now, generation, null);
-    }
-    const key = authenticate(options.findKey, req.headers.get("x-api-key"), keys, generation);
-    if (key instanceof Promise) return key.then((found) => keyed(req, path, query, caller, found, now, generation));
-    return keyed(req, path, query, caller, key, now, generation);
-  }
-
-  /** The rest of `handle` once the key is known. */
-  function keyed(req: Request, path: string, query: string, caller: Caller, key: KeyAuth, now: number, generation: number): Reply | Promise<Reply> {
-    caller.key = key;
+  private keyed(state: RequestState, key: KeyAuth): Reply | Promise<Reply> {
+    state.key = key;
+    const { req } = state;
     const ifNoneMatch = req.method === "GET" || req.method === "HEAD" ? req.headers.get("if-none-match") : null;
-    const room = ifNoneMatch === null ? null : options.limiter.check(key.id, key.rateLimit, false);
+    const room = ifNoneMatch === null ? null : this.options.limiter.check(key.id, key.rateLimit, false);
     if (room === null || !room.allowed) {
-      count(key, now, caller);
-      return route(req, path, query, caller, key, now, generation, null);
+      this.count(state, key);
+      return this.route(state);
     }
-    caller.deferred = true;
+    state.ifNoneMatch = ifNoneMatch;
+    state.deferred = true;
     const settle = (reply: Reply): Reply => {
-      if (caller.deferred && reply.status === 304) {
-        caller.deferred = false;
-        caller.limitHeaders = rateLimitHeaders(room, now);
+      if (state.deferred && reply.status === 304) {
+        state.deferred = false;
+        state.limitHeaders = rateLimitHeaders(room, state.now);
       }
-      countDeferred(key, now, caller);
+      this.countDeferred(state);
       return reply;
     };
     const refused = (error: unknown): never => {
-      countDeferred(key, now, caller);
+      this.countDeferred(state);
       throw error;
     };
     let outcome: Reply | Promise<Reply>;
     try {
-      outcome = route(req, path, query, caller, key, now, generation, ifNoneMatch);
+      outcome = this.route(state);
     } catch (error) {
       return refused(error);
     }
@@ -144,14 +170,21 @@ export function createFetch(options: FetchDeps): AppFetch {
   }
 
   /** Count one request against the key's window; over the limit it is refused (401). */
-  function count(key: KeyAuth, now: number, caller: Caller): void {
-    const decision = options.limiter.check(key.id, key.rateLimit);
-    caller.limitHeaders = rateLimitHeaders(decision, now);
+  private count(state: RequestState, key: KeyAuth): void {
+    const decision = this.options.limiter.check(key.id, key.rateLimit);
+    state.limitHeaders = rateLimitHeaders(decision, state.now);
     if (!decision.allowed) {
-      caller.refusedLimit = decision.limit;
-      recorder?.rateLimited();
+      state.refusedLimit = decision.limit;
+      this.recorder?.rateLimited();
       throw new HttpError(401, "Rate limit exceeded", { "Retry-After": String(Math.max(1, decision.resetSeconds)) });
     }
+  }
+
+  /** A deferred conditional GET about to cost work is counted now (401 if the window filled meanwhile). */
+  private countDeferred(state: RequestState): void {
+    if (!state.deferred) return;
+    state.deferred = false;
+    this.count(state, state.key!);
   }
 
   /**
@@ -159,109 +192,81 @@ export function createFetch(options: FetchDeps): AppFetch {
    * cache in this generation is answered again from what it got, without routing: the same path and
    * query in the same workspace and generation pass the same checks and name the same cached body.
    */
-  function route(req: Request, path: string, query: string, caller: Caller, key: KeyAuth | null, now: number, generation: number, ifNoneMatch: string | null): Reply | Promise<Reply> {
-    const seen = key !== null && (req.method === "GET" || req.method === "HEAD") ? `${key.workspaceId} ${path}?${query}` : null;
+  private route(state: RequestState): Reply | Promise<Reply> {
+    const { req, key, generation, ifNoneMatch } = state;
+    const { answered, bodies } = this.caches;
+    const seen = key !== null && (req.method === "GET" || req.method === "HEAD") ? `${key.workspaceId} ${state.path}?${state.query}` : null;
     if (seen !== null) {
       const hit = answered.peek(generation, seen);
       const body = hit && bodies.peek(generation, hit.bodyKey);
       if (hit && body) {
-        caller.quiet = hit.quiet;
-        caller.route = hit.route;
-        return replyWith(body, hit.timed ? timestampOf(now) : undefined, hit.etag, ifNoneMatch);
+        state.quiet = hit.quiet;
+        state.route = hit.route;
+        return replyWith(body, hit.timed ? this.timestampOf(state.now) : undefined, hit.etag, ifNoneMatch);
       }
     }
-    const match = router.match(req.method, path);
+    const match = this.router.match(req.method, state.path);
     if (match.kind === "none") throw new HttpError(404, "Not found");
-    caller.quiet = match.quiet;
-    caller.route = match.kind === "found" ? match.route.route.path : null;
+    state.quiet = match.quiet;
+    state.route = match.kind === "found" ? match.route.route.path : null;
     if (match.kind === "method") throw new HttpError(405, "Method not allowed", { Allow: match.allow });
     if (accessOf(match.route.route) === "write" && !key!.canWrite) throw new HttpError(403, "Write permission required");
-    const timestamp = timestampOf(now);
+    const timestamp = this.timestampOf(state.now);
     const etag = match.route.route.etag === true;
     // Only reads: their answer depends on the key's workspace alone, never on its permissions.
     const remember = seen !== null && accessOf(match.route.route) === "read" ? seen : null;
     const { quiet } = match;
     const keep = (bodyKey: string, timed: boolean) => {
-      if (remember !== null) answered.put(generation, remember, { bodyKey, timed, etag, route: caller.route!, quiet });
+      if (remember !== null) answered.put(generation, remember, { bodyKey, timed, etag, route: state.route!, quiet });
     };
+    const { backend } = this.options;
     const ctx = {
       req,
       key,
-      clock,
+      clock: this.clock,
       timestamp,
-      rawQuery: query,
+      rawQuery: state.query,
       read: backend.read,
-      write: caller.mayShareCommit ? backend.batchedWrite : backend.write,
+      write: state.mayShareCommit ? backend.batchedWrite : backend.write,
       cached: (k, build, options) =>
-        cachedReply({ generation, key: k, build, timestamp: options === undefined ? timestamp : undefined, etag, ifNoneMatch, keep, beforeWork: () => countDeferred(key!, now, caller) }),
-      readiness: options.readiness,
-      metrics: endpoint,
-      solver: options.solver,
+        this.cachedReply({ generation, key: k, build, timestamp: options === undefined ? timestamp : undefined, etag, ifNoneMatch, keep, beforeWork: () => this.countDeferred(state) }),
+      readiness: this.options.readiness,
+      metrics: this.options.metrics?.endpoint ?? null,
+      solver: this.options.solver,
     } as RequestContext;
-    return dispatch(match.route, ctx, match.params, query);
+    return dispatch(match.route, ctx, match.params, state.query);
   }
 
-  /** A deferred conditional GET about to cost work is counted now (401 if the window filled meanwhile). */
-  function countDeferred(key: KeyAuth, now: number, caller: Caller): void {
-    if (!caller.deferred) return;
-    caller.deferred = false;
-    count(key, now, caller);
-  }
-
-  function failure(error: unknown, requestId: string, req: Request, path: string): Reply {
+  /** An error as its answer: a known one by the failure table, anything else a logged 500. */
+  private failure(state: RequestState, error: unknown): Reply {
     const known = toHttpError(error);
     if (known) return jsonReply(known.status, errorBody(known.message), known.headers);
-    logger.log("error", "unhandled error", { requestId, method: req.method, path, error: String((error as Error)?.stack ?? error) });
+    this.options.logger.log("error", "unhandled error", { requestId: state.requestId, method: state.req.method, path: state.path, error: String((error as Error)?.stack ?? error) });
     return jsonReply(500, errorBody("Internal server error"));
   }
 
-  /** One Response with every header at once: setting headers one by one afterwards costs more than the body. */
-  function finish(reply: Reply, req: Request, path: string, requestId: string, caller: Caller, started: number, waited = false): Response {
+  /** One Response with every header at once (setting headers one by one afterwards costs more than the body), its log line, its metrics. */
+  private finish(state: RequestState, reply: Reply, waited: boolean): Response {
+    const { req, requestId } = state;
     // A 304 has no body, so no type: its headers are those of the 200 it stands for.
     const headers: Record<string, string> = reply.status === 304 ? { "X-Request-Id": requestId } : { "Content-Type": "application/json", "X-Request-Id": requestId };
-    if (caller.limitHeaders) for (const name in caller.limitHeaders) headers[name] = caller.limitHeaders[name]!;
+    if (state.limitHeaders) for (const name in state.limitHeaders) headers[name] = state.limitHeaders[name]!;
     if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
-    if (!caller.quiet && (accessLog || caller.refusedLimit !== null)) {
-      const keyId = caller.key?.id;
+    if (!state.quiet && (this.accessLog || state.refusedLimit !== null)) {
+      const keyId = state.key?.id;
       // Written as JSON text directly (a method is an HTTP token: no quote or backslash can be in it).
       // Only an answer that waited (for the database) can outlive its client; a sync one skips the look.
       const line =
-        `"requestId":${JSON.stringify(requestId)},"method":"${req.method}","path":${JSON.stringify(path)},"status":${reply.status},` +
-        `"ms":${Math.round((performance.now() - started) * 1000) / 1000},"keyId":${keyId === undefined ? "null" : JSON.stringify(keyId)}` +
+        `"requestId":${jsonString(requestId)},"method":"${req.method}","path":${jsonString(state.path)},"status":${reply.status},` +
+        `"ms":${Math.round((performance.now() - state.started) * 1000) / 1000},"keyId":${keyId === undefined ? "null" : jsonString(keyId)}` +
         (waited && req.signal.aborted ? ',"sent":false' : "");
       // One line per request. A 401 for a limit looks like a revoked key to an integrator: the refusal's
       // line is a warn naming the limit, so the admin can tell which (and sees it with the access log off).
-      if (caller.refusedLimit === null) logger.logJson("info", "request", line);
-      else logger.logJson("warn", "rate limit exceeded", `${line},"limit":${caller.refusedLimit}`);
+      if (state.refusedLimit === null) this.options.logger.logJson("info", "request", line);
+      else this.options.logger.logJson("warn", "rate limit exceeded", `${line},"limit":${state.refusedLimit}`);
     }
     // Requests refused before routing (401) are counted under their path's template when it has one.
-    if (recorder) recorder.request(caller.route ?? router.templateOf(path), req.method, reply.status, (performance.now() - started) / 1000);
+    if (this.recorder) this.recorder.request(state.route ?? this.router.templateOf(state.path), req.method, reply.status, (performance.now() - state.started) / 1000);
     return new Response(reply.body, { status: reply.status, headers });
   }
-
-  return (req, connection) => {
-    const started = performance.now();
-    const url = req.url;
-    // A request without a Host header (HTTP/1.0, as health checkers send) has a bare path for its url.
-    const pathStart = url.charCodeAt(0) === 47 ? 0 : url.indexOf("/", url.indexOf("//") + 2);
-    const queryStart = url.indexOf("?", pathStart);
-    const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart);
-    const query = queryStart === -1 ? "" : url.slice(queryStart + 1);
-    const given = req.headers.get("x-request-id");
-    const requestId = given !== null && REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
-    const caller: Caller = { key: null, limitHeaders: null, refusedLimit: null, quiet: false, route: null, mayShareCommit: connection === undefined || pipelines.note(connection), deferred: false };
-    let outcome: Reply | Promise<Reply>;
-    try {
-      outcome = handle(req, path, query, caller);
-    } catch (error) {
-      outcome = failure(error, requestId, req, path);
-    }
-    if (outcome instanceof Promise) {
-      return outcome.then(
-        (reply) => finish(reply, req, path, requestId, caller, started, true),
-        (error) => finish(failure(error, requestId, req, path), req, path, requestId, caller, started, true),
-      );
-    }
-    return finish(outcome, req, path, requestId, caller, started);
-  };
 }

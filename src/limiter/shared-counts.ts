@@ -1,22 +1,6 @@
 import type { Clock } from "../domain/time.ts";
+import type { CountRow, SharedCountStore } from "../store/rate-count-rows.ts";
 import { DEFAULT_WINDOW_MS, type SharedWindow } from "./sliding-window.ts";
-
-/** A key's accepted requests in one second. */
-export interface CountRow {
-  keyId: string;
-  second: number;
-  count: number;
-}
-
-/** Where instances exchange counts (src/store/pg/rate-counts.ts). */
-export interface SharedCountStore {
-  /** Add this instance's new counts. */
-  add(instance: string, rows: CountRow[]): Promise<void>;
-  /** Other instances' rows from `fromSecond` on, changed since `since` (null: all); `next` is the next call's `since`. */
-  changes(instance: string, fromSecond: number, since: string | null): Promise<{ counts: (CountRow & { instance: string })[]; next: string }>;
-  /** Forget seconds before `beforeSecond`, every instance's. */
-  prune(beforeSecond: number): Promise<void>;
-}
 
 export interface SharedCountsOptions {
   /** This process among the instances; a new one each start, so a restarted instance's old counts still count. */

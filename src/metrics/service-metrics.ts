@@ -28,6 +28,8 @@ export interface MetricsSources {
   writesWaiting?: (() => number) | undefined;
   /** Bytes each read cache holds now (src/http/app-caches.ts). */
   cacheBytes?: (() => Record<string, number>) | undefined;
+  /** Bytes the rate limiter's rings hold now (src/limiter/sliding-window.ts). */
+  limiterBytes?: (() => number) | undefined;
 }
 
 /**
@@ -104,6 +106,9 @@ export class ServiceMetrics {
       dataPath === null ? "" : fileGauges(dataPath),
       this.sources.cacheBytes
         ? gauge("feedbase_read_cache_bytes", "Bytes a read cache holds (bodies, answered requests, keys), each bounded (docs/operations.md).", ["cache"], Object.entries(this.sources.cacheBytes()).map(([cache, bytes]) => [[cache], bytes]))
+        : "",
+      this.sources.limiterBytes
+        ? gauge("feedbase_rate_limiter_bytes", "Bytes the rate limiter holds: each key's accepted timestamps in the window (8 bytes each, at most its limit).", [], [[[], this.sources.limiterBytes()]])
         : "",
       this.sources.writesWaiting ? gauge("feedbase_writes_waiting", "API writes waiting for the commit in flight to end.", [], [[[], this.sources.writesWaiting()]]) : "",
       gauge(

@@ -1,5 +1,11 @@
 /** The messages between the solver pool (./pool.ts) and its workers (./pool-worker.ts). */
 
+/**
+ * The nice value of a worker's thread on Linux: the lowest priority, so a solve takes only the CPU the
+ * event loop leaves (docs/decisions.md#solver-pool).
+ */
+export const WORKER_NICE = 19;
+
 /** One task for a worker. */
 export interface ToWorker {
   id: number;
@@ -8,8 +14,8 @@ export interface ToWorker {
 }
 
 export type FromWorker =
-  /** HiGHS is loaded: the worker takes tasks. */
-  | { type: "ready"; version: string; wasm: string }
+  /** HiGHS is loaded: the worker takes tasks. `nice`: its thread's nice value, or why it kept the event loop's. */
+  | { type: "ready"; version: string; wasm: string; nice: number | string }
   /** HiGHS could not be loaded. */
   | { type: "broken"; message: string }
   | { type: "done"; id: number; output: unknown }

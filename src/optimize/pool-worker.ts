@@ -3,19 +3,36 @@
  * and "ready" is posted when done; the message handler is installed before anything is awaited (a
  * message that arrives while a top-level await is pending would be lost).
  */
+import { setPriority } from "node:os";
 import { causeOf } from "./solver-errors.ts";
 import { SOLVER_WASM, solverRuntime } from "./runtime.ts";
 import { runTask, type TaskKind } from "./tasks.ts";
-import type { FromWorker, ToWorker } from "./pool-protocol.ts";
+import { WORKER_NICE, type FromWorker, type ToWorker } from "./pool-protocol.ts";
 
 declare const self: Worker;
 
 const post = (message: FromWorker) => self.postMessage(message);
 
+/**
+ * The worker's thread gives way to the event loop's when the cores are short (docs/decisions.md#solver-pool).
+ * On Linux a thread's nice value is its own and setpriority(PRIO_PROCESS, 0) names the calling thread;
+ * elsewhere the same call would lower the whole process, event loop included, so it is not made.
+ * @returns the nice value set, or why none was
+ */
+function giveWay(): number | string {
+  if (process.platform !== "linux") return `not on ${process.platform}`;
+  try {
+    setPriority(0, WORKER_NICE);
+    return WORKER_NICE;
+  } catch (error) {
+    return String(error);
+  }
+}
+const nice = giveWay();
 
 const highs = solverRuntime();
 highs.then(
-  (h) => post({ type: "ready", version: h.version.string, wasm: SOLVER_WASM }),
+  (h) => post({ type: "ready", version: h.version.string, wasm: SOLVER_WASM, nice }),
   (error: unknown) => post({ type: "broken", message: String(error) }),
 );
 

@@ -82,6 +82,8 @@ export class SolverPool implements Solver {
   private nextId = 0;
   private started = 0;
   private closed = false;
+  /** Whether the debug line saying the workers could not lower their priority was logged (once a process). */
+  private toldPriority = false;
 
   constructor(private readonly options: PoolOptions) {}
 
@@ -139,7 +141,10 @@ export class SolverPool implements Solver {
     if (!this.members.includes(member)) return;
     if (message.type === "ready") {
       member.ready = true;
-      this.options.logger.log("info", "solver ready", { highs: message.version, wasm: message.wasm, workers: this.members.length });
+      const lowered = typeof message.nice === "number";
+      this.options.logger.log("info", "solver ready", { highs: message.version, wasm: message.wasm, workers: this.members.length, nice: lowered ? message.nice : null });
+      if (!lowered && !this.toldPriority) this.options.logger.log("debug", "solver workers keep the event loop's priority", { reason: message.nice });
+      this.toldPriority ||= !lowered;
       return this.pump();
     }
     if (message.type === "broken") {

@@ -25,7 +25,7 @@ export const eventsQuery = z.object({
 const event = z.lazy(() =>
   z
     .object({
-      id: z.number().int().meta({ description: "The event's id: increasing, the cursor for `after`. Deliveries carry it in `X-Webhook-Event-Id`." }),
+      id: z.number().int().meta({ description: "The event's id: 1, 2, 3… within the workspace, increasing, the cursor for `after`. Deliveries carry it in `X-Webhook-Event-Id`." }),
       type: z.string().meta({ description: "`price.updated`, `ingredient.added` or `formula.cost_changed`, as in `X-Webhook-Event`." }),
       createdAt: z.string().meta({ description: "When the change happened (ISO 8601 UTC with milliseconds).", format: "date-time" }),
       payload: z.record(z.string(), z.unknown()).meta({ description: "The webhook body of this event, exactly as delivered (the same JSON text)." }),

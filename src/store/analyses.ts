@@ -9,7 +9,7 @@ import { newAnalysisId } from "../domain/ids.ts";
 import type { Actor } from "../domain/ingredient-events.ts";
 import { isoTime } from "../domain/time.ts";
 import { analysisNotFound, atRow, foundIngredient, listing, toAnalysis, variabilityOf, type AnalysisStatements, type AnalysisWindow } from "./analysis-rows.ts";
-import { outbox } from "./event-steps.ts";
+import { recordEvent } from "./events.ts";
 import { operation, statements, tx } from "./op.ts";
 import { pgAnalyses } from "./pg/analyses.ts";
 import { sqliteAnalyses } from "./sqlite/analyses.ts";
@@ -26,7 +26,7 @@ function* add(actor: Actor, name: string, input: AnalysisInput, events = true) {
   const id = newAnalysisId();
   yield* q.insertAnalysis(id, actor.workspaceId, ingredient.id, JSON.stringify(input.nutrients), input.sampledAt, input.lot, input.lab, actor.now);
   const added: Analysis = { id, name, ...input, createdAt: actor.now };
-  if (events) yield* outbox.recordEvent(analysisAddedEvent(actor, added));
+  if (events) yield* recordEvent.steps(analysisAddedEvent(actor, added));
   return added;
 }
 

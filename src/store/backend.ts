@@ -7,6 +7,7 @@
  * stays synchronous from `fetch` to the Response.
  */
 import type { Database } from "bun:sqlite";
+import type { SQL } from "bun";
 import { costChanges, formulaCost, formulaFootprint } from "./costs.ts";
 import { eventsAfter } from "./event-pages.ts";
 import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } from "./formulas.ts";
@@ -19,9 +20,10 @@ import { listPlans, putPlan, requirePlan } from "./plans.ts";
 import { listKeys } from "./keys.ts";
 import { addAnalysis, listAnalyses, variability } from "./analyses.ts";
 import type { WriteQueue } from "./write-queue.ts";
+import type { PgWriteBatch } from "./pg/write-batch.ts";
 import { operations } from "./bind.ts";
 
-/** The reads handlers may make: store functions whose first parameter is the connection. Add a read here. */
+/** The reads handlers may make: store functions whose first parameter is the connection, on both backends. Add a read here. */
 const READS = {
   listIngredients,
   listPools,
@@ -47,7 +49,7 @@ const READS = {
   listAnalyses,
   variability,
 };
-/** The writes handlers may make: each runs as one write of the group commit. Add a write here. */
+/** The writes handlers may make: each runs as one write of the group commit. Add a write here (both backends). */
 const WRITES = { createIngredient, updatePrice, putPlan, putNutrient, putFormula, addAnalysis };
 
 type Awaitable<T> = T | Promise<T>;
@@ -83,4 +85,18 @@ export function sqliteBackend(db: Database, queue: WriteQueue, afterWrite: reado
       }),
     ) as Writes;
   return { read: read as Reads, write: writes((work) => queue.run(work)), batchedWrite: writes((work) => queue.runLater(work)) };
+}
+
+/**
+ * The PostgreSQL backend: the same tables, async. A write (the change, its history entry, its event and
+ * the event's deliveries: the outbox) runs in a savepoint of a batch transaction (src/store/pg/write-batch.ts),
+ * which ends with a notification on the channel every instance listens to, so their cached bodies and
+ * keys go (src/store/pg/data-version.ts). docs/decisions.md#serving-from-postgresql.
+ * @example const backend = pgBackend(sql, new PgWriteBatch(sql, { afterCommit: [() => version.touch()], onEffectError, onCommit }))
+ */
+export function pgBackend(sql: SQL, batch: PgWriteBatch): Backend {
+  const read = operations<SQL>(READS, (fn) => (...args) => fn(sql, ...args));
+  const write = operations<SQL>(WRITES, (fn) => (...args) => batch.run((tx) => fn(tx, ...args) as Promise<unknown>));
+  // Both wait for a commit on the database: answering before Bun reads a pipelined request is not possible here.
+  return { read: read as Reads, write: write as Writes, batchedWrite: write as Writes };
 }

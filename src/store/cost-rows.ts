@@ -10,8 +10,4 @@ export interface CostStatements {
   reportLines(workspaceId: number): ReportLine[];
   /** The lines of every formula using `ingredient`, each with its ingredient's current price (the line's own when gone), as arrays. */
   moveLines(workspaceId: number, ingredient: string): MoveLine[];
-  /** Current prices by name (of one formula's ingredients, or all). */
-  currentPrices(workspaceId: number, formulaId?: string): Map<string, number>;
-  /** Prices in effect at `at` by name (of one formula's ingredients, or all). */
-  pricesInEffect(workspaceId: number, at: string, formulaId?: string): Map<string, number>;
 }

@@ -11,6 +11,7 @@ import type { CostStatements } from "./cost-rows.ts";
 import { requireFormula } from "./formulas.ts";
 import { all, operation, statements } from "./op.ts";
 import { pgCosts } from "./pg/costs.ts";
+import { currentPrices, pricesInEffect } from "./price-history.ts";
 import { sqliteCosts } from "./sqlite/costs.ts";
 
 export type { FormulaCostMove } from "../domain/cost-report.ts";
@@ -31,7 +32,7 @@ export const formulaFootprint = operation(footprint);
  */
 export const formulaCost = operation(function* (workspaceId: number, id: string, at: string | null, shownAt: string) {
   const formula = yield* requireFormula.steps(workspaceId, id);
-  const prices = at === null ? yield* q.currentPrices(workspaceId, id) : yield* q.pricesInEffect(workspaceId, at, id);
+  const prices = at === null ? yield* currentPrices.steps(workspaceId, id) : yield* pricesInEffect.steps(workspaceId, at, id);
   // The footprint is today's whatever `at` is: footprints have no history.
   return { ...recost(formula, shownAt, priceFrom(prices)), ...(yield* footprint(workspaceId, id)) };
 });
@@ -43,9 +44,9 @@ export const formulaCost = operation(function* (workspaceId: number, id: string,
  */
 export const costChanges = operation(function* (workspaceId: number, since: string | null) {
   // Current prices from one map, not a join per line: a third of the report's time on 2,400 lines.
-  const [rows, lines, prices] = yield* all(q.reportFormulas(workspaceId), q.reportLines(workspaceId), q.currentPrices(workspaceId));
+  const [rows, lines, prices] = yield* all(q.reportFormulas(workspaceId), q.reportLines(workspaceId), currentPrices.steps(workspaceId));
   const formulas = withLines(rows, lines, prices);
-  return changesSince(formulas, since === null ? null : priceFrom(yield* q.pricesInEffect(workspaceId, since)));
+  return changesSince(formulas, since === null ? null : priceFrom(yield* pricesInEffect.steps(workspaceId, since)));
 });
 
 /**

@@ -1,4 +1,4 @@
-/** What both backends' delivery stores share: a listing row mapped, the not-found error. */
+/** What both backends' delivery stores share: the rows, a listing row mapped, the not-found error, the statements. */
 import { NotFoundError } from "../domain/errors.ts";
 import type { EventType } from "../domain/events.ts";
 
@@ -95,4 +95,53 @@ export interface DeliveryAdminStatements {
 export interface AttemptStatements {
   /** Numbered 1, 2, … per delivery by the insert itself. */
   insertAttempt(deliveryId: string, attempt: Omit<DeliveryAttempt, "number">): void;
+}
+
+/** Everything one attempt needs, read just before it is made (so the secret is the current one). */
+export interface DueDelivery {
+  id: string;
+  webhookId: string;
+  url: string;
+  secret: string;
+  event: EventType;
+  /** The event's id as clients see it (its number in the workspace), the cursor of GET /v1/events. */
+  eventId: number;
+  /** The stored body: the exact bytes of every attempt. */
+  payload: string;
+  /** Attempts made so far. */
+  attempts: number;
+}
+
+/** The outcome of one attempt, as the loop writes it. */
+export interface AttemptOutcome {
+  id: string;
+  /** The attempt count the attempt was made with: the update applies only if nobody changed the delivery meanwhile. */
+  attemptsBefore: number;
+  status: DeliveryStatus;
+  /** When pending: the next attempt's time (epoch ms). */
+  nextAttemptAt: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  now: string;
+  /** When the attempt started (ISO) and how long it took: kept in the delivery's attempt history. */
+  startedAt: string;
+  ms: number;
+}
+
+/** A webhook to disable with an outcome (its receiver answered 410 Gone), and why. */
+export interface WebhookDisable {
+  webhookId: string;
+  reason: string;
+}
+
+/** The statements of src/store/deliveries.ts, each dialect's in src/store/sqlite/deliveries.ts and src/store/pg/deliveries.ts. */
+export interface DeliveryStatements {
+  /** Whether an enabled webhook of the workspace names the type in its list. */
+  hasSubscriber(workspaceId: number, type: EventType): boolean;
+  /** Enabled webhooks with a pending delivery due at `nowMs` (on PostgreSQL, one no live instance holds). */
+  webhooksWithDue(nowMs: number): string[];
+  /** The earliest `next_attempt_at` after `nowMs` of a pending delivery, or null. */
+  nextDueAfter(nowMs: number): number | null;
+  /** Write an outcome if the delivery is pending with `attemptsBefore` attempts (any claim released); how many changed (0 or 1). */
+  finishDelivery(o: AttemptOutcome): number;
 }

@@ -1,6 +1,5 @@
 /** The non-SQL half of the formula reads, shared by both backends: groups stored as JSON text. */
 import type { FormulaDetail, FormulaSummary } from "../schemas/formulas.ts";
-import type { IngredientDetail } from "../schemas/responses.ts";
 
 /** A formula's row as selected for the detail view (same aliases on both backends). */
 export interface FormulaRow extends FormulaSummary {
@@ -48,6 +47,4 @@ export interface FormulaPutStatements {
   /** PostgreSQL: the outbox lock every write with an event takes first (ids commit in order; a concurrent PUT of the same id waits). SQLite: its one writer already holds it. */
   lockOutbox(): void;
   createdAt(workspaceId: number, id: string): string | null;
-  /** Each named ingredient or null, in the order asked (PostgreSQL: sent together, one round trip). */
-  ingredientsNamed(workspaceId: number, names: readonly string[]): (IngredientDetail | null)[];
 }

@@ -1,67 +1,112 @@
 /**
- * The SQL of `feedbase import` (and `feedbase demo`): checking a whole file needs the workspace's names,
- * outside any transaction; writing it runs in the caller's one short transaction (src/admin/imports.ts),
- * so a 50,000-row import holds the write lock for the inserts alone and the running server keeps
- * answering. All or nothing; each created row, and each `--update` that changes a price or stock status,
- * gets its price-history entry and (unless `--no-events`) the API's events in the same transaction.
+ * `feedbase import ingredients` and `import formulas` (and the demo's), written once over the
+ * statements of src/store/sqlite/imports.ts and src/store/pg/imports.ts. Checking a whole file needs
+ * the workspace's names, outside any transaction; writing it runs in one short transaction of its own
+ * (src/admin/imports.ts), so a 50,000-row import holds the write lock for the writes alone and the
+ * running server keeps answering. All or nothing; each created row, and each `--update` that changes a
+ * price or stock status, gets its price-history entry and (unless `--no-events`) the API's events in
+ * the same transaction.
  */
-import type { Database } from "bun:sqlite";
 import { buildFormula, type FileFormula } from "../domain/formula-file.ts";
-import type { FileFormat, IngredientRow } from "../domain/ingredient-file.ts";
 import { newFormulaId } from "../domain/ids.ts";
-import type { FormulaDetail } from "../schemas/formulas.ts";
-import { formulaExists, saveFormula } from "./formulas.ts";
-import { insertIngredient, recordPriceChange } from "./ingredient-changes.ts";
-import { recordEvent } from "./events.ts";
-import { findIngredient } from "./ingredients.ts";
-import type { PriceSource } from "./price-history.ts";
+import type { FileFormat, IngredientRow } from "../domain/ingredient-file.ts";
 import { addedEvent, type Actor } from "../domain/ingredient-events.ts";
 import { updatedFields } from "../domain/ingredient-update.ts";
-import { addedWhileImporting, checkRows, formulaTaken, type FormulaImportOptions, type IngredientImportOptions } from "./import-rules.ts";
 import { formulaUpdatedEvent } from "../domain/formula-writes.ts";
-import { requireTransaction } from "./transaction.ts";
+import type { FormulaDetail } from "../schemas/formulas.ts";
+import { recordEvent, recordEvents } from "./events.ts";
+import { formulaExists, saveFormula } from "./formulas.ts";
+import { addedWhileImporting, checkRows, formulaTaken, type FormulaImportOptions, type ImportStatements, type IngredientImportOptions } from "./import-rules.ts";
+import { insertIngredient, recordPriceChange } from "./ingredient-changes.ts";
+import { isUniqueViolation } from "./ingredient-rows.ts";
+import { findIngredient } from "./ingredients.ts";
+import { all, operation, statements, tx } from "./op.ts";
+import { pgImports } from "./pg/imports.ts";
+import type { PriceSource } from "./price-rows.ts";
+import { sqliteImports } from "./sqlite/imports.ts";
 
 export type { IngredientImportOptions } from "./import-rules.ts";
+
+const q = statements<ImportStatements>(sqliteImports, pgImports);
 
 /**
  * Read and check an ingredient file (CSV or JSON) against the workspace; throws a ValidationError
  * naming the first bad row. Reads only: call it before the transaction that writes the rows.
  * @example const rows = checkIngredientImport(db, 1, csvText, "csv", { update: false, now })
  */
-export function checkIngredientImport(db: Database, workspaceId: number, text: string, format: FileFormat, options: IngredientImportOptions): IngredientRow[] {
-  const existing = (db.query("SELECT name FROM ingredients WHERE workspace_id = ?").all(workspaceId) as { name: string }[]).map((r) => r.name);
-  return checkRows(text, format, existing, options);
-}
+export const checkIngredientImport = operation(function* (workspaceId: number, text: string, format: FileFormat, options: IngredientImportOptions) {
+  return checkRows(text, format, yield* q.names(workspaceId), options);
+});
+
+/** New rows sent together: on PostgreSQL a chunk costs about one round trip, not two a row. */
+const INSERT_CHUNK = 500;
 
 /**
- * Write checked rows, inside the caller's transaction, in file order; with `events`, each change fires
- * what the API fires for it, in that order.
+ * Write checked rows inside the caller's transaction, in file order; with `events`, each change fires
+ * what the API fires for it, in that order (the chunk of new rows ahead of an `--update` is written,
+ * with its events, before it).
  * @example transaction(db, () => writeIngredientImport(db, 1, rows, { update: false, now, events: true })) // { added: 51, updated: 0 }
  */
-export function writeIngredientImport(db: Database, workspaceId: number, rows: readonly IngredientRow[], options: IngredientImportOptions): { added: number; updated: number } {
-  requireTransaction(db, "writeIngredientImport");
+export const writeIngredientImport = operation(function* (workspaceId: number, rows: readonly IngredientRow[], options: IngredientImportOptions) {
+  yield* tx.requireTransaction("writeIngredientImport");
   const source = options.source ?? "import";
   const actor: Actor = { workspaceId, keyId: null, now: options.now };
   const events = options.events === true;
+  if (!options.update) {
+    // Every row is new: all of them, then their events. PostgreSQL's outbox lock (which every API write
+    // waits for) is then held for the events and the commit only, not the whole file: held from the
+    // first row, a 4,000-row import stalled the API's writes for over a second.
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) yield* insertChunk(actor, rows.slice(i, i + INSERT_CHUNK), source, false);
+    if (events) {
+      yield* q.holdOutbox();
+      yield* recordEvents.steps(rows.map((row) => addedEvent(actor, row.input)));
+    }
+    return { added: rows.length, updated: 0 };
+  }
+  // The API's writes take it first too: event ids then commit in order (src/store/pg/events.ts).
+  if (events) yield* q.holdOutbox();
   let updated = 0;
+  let added: IngredientRow[] = [];
   for (const row of rows) {
-    if (options.update && updateIngredient(db, actor, row, events)) updated++;
+    if (events && added.length > 0) {
+      yield* insertChunk(actor, added, source, events);
+      added = [];
+    }
+    if (yield* updateIngredient(actor, row, events)) updated++;
     else {
-      insertRow(db, workspaceId, row, source, options.now);
-      if (events) recordEvent(db, addedEvent(actor, row.input));
+      added.push(row);
+      if (added.length < INSERT_CHUNK) continue;
+      yield* insertChunk(actor, added, source, events);
+      added = [];
     }
   }
+  yield* insertChunk(actor, added, source, events);
   return { added: rows.length - updated, updated };
+});
+
+/** One new row; its failure is handed back, not thrown, so that its chunk can tell which row was taken. */
+function* tryInsert(actor: Actor, row: IngredientRow, source: PriceSource) {
+  try {
+    yield* insertIngredient.steps(actor.workspaceId, row.input, source, row.updatedAt ?? actor.now, row.createdAt ?? actor.now);
+    return null;
+  } catch (error) {
+    return error;
+  }
 }
 
-/** A name added by someone else between validation and this write still rejects the whole file. */
-function insertRow(db: Database, workspaceId: number, row: IngredientRow, source: PriceSource, now: string): void {
-  try {
-    insertIngredient(db, workspaceId, row.input, source, row.updatedAt ?? now, row.createdAt ?? now);
-  } catch (error) {
-    if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") throw addedWhileImporting(row);
-    throw error;
-  }
+/**
+ * New rows sent together, then their `ingredient.added` events in order. A name added by someone else between the check and this write still rejects the whole file.
+ */
+function* insertChunk(actor: Actor, chunk: readonly IngredientRow[], source: PriceSource, events: boolean) {
+  if (chunk.length === 0) return;
+  const failures = yield* all(...chunk.map((row) => tryInsert(actor, row, source)));
+  // On PostgreSQL one failure aborts the transaction and fails every statement behind it, those of
+  // earlier rows' history entries included: name the row that was taken, if one was.
+  const taken = failures.findIndex((failure) => failure !== null && isUniqueViolation(failure));
+  if (taken !== -1) throw addedWhileImporting(chunk[taken]!);
+  const failed = failures.find((failure) => failure !== null);
+  if (failed) throw failed;
+  if (events) yield* recordEvents.steps(chunk.map((row) => addedEvent(actor, row.input)));
 }
 
 /**
@@ -69,49 +114,37 @@ function insertRow(db: Database, workspaceId: number, row: IngredientRow, source
  * new. A changed price or stock status is recorded at the import's time: the history is the order in
  * which prices took effect here, whatever updatedAt the file carries.
  */
-function updateIngredient(db: Database, actor: Actor, row: IngredientRow, events: boolean): boolean {
+function* updateIngredient(actor: Actor, row: IngredientRow, events: boolean) {
   const { name } = row.input;
-  const stored = db
-    .query("SELECT category, price, in_stock AS inStock, nutrients FROM ingredients WHERE workspace_id = ? AND name = ?")
-    .get(actor.workspaceId, name) as { category: string; price: number; inStock: number; nutrients: string } | null;
+  const stored = yield* q.lockedRow(actor.workspaceId, name);
   if (!stored) return false;
   const before = { category: stored.category, price: stored.price, inStock: stored.inStock === 1, nutrients: JSON.parse(stored.nutrients) as Record<string, number> };
   const after = updatedFields(before, row);
-  // No co2e column (input.co2e absent) keeps the stored footprint.
-  db.query(
-    "UPDATE ingredients SET category = ?, price = ?, in_stock = ?, co2e = CASE WHEN ? THEN ? ELSE co2e END, nutrients = ?, nutrient_count = ?, updated_at = ? WHERE workspace_id = ? AND name = ?",
-  ).run(
-    after.category,
-    after.price,
-    after.inStock ? 1 : 0,
-    row.input.co2e !== undefined ? 1 : 0,
-    row.input.co2e ?? null,
-    JSON.stringify(after.nutrients),
-    Object.keys(after.nutrients).length,
-    row.updatedAt ?? actor.now,
-    actor.workspaceId,
-    name,
-  );
-  recordPriceChange(db, actor, name, before, after, { at: actor.now, source: "import", events });
+  yield* q.updateRow(actor.workspaceId, name, after, row.input.co2e, row.updatedAt ?? actor.now);
+  yield* recordPriceChange.steps(actor, name, before, after, { at: actor.now, source: "import", events });
   return true;
 }
 
 /**
  * Write validated formulas (see `readFormulaFile`) inside the caller's transaction: prices and nutrients
- * are looked up, and every figure computed, inside it, so no ingredient can vanish in between. An
- * existing id rejects the file unless `replace`.
+ * are read, and every figure computed, inside it, so no ingredient can vanish in between. An existing
+ * id rejects the file unless `replace`.
  * @example transaction(db, () => writeFormulaImport(db, 1, readFormulaFile(text), { replace: false, now })) // FormulaDetail[]
  */
-export function writeFormulaImport(db: Database, workspaceId: number, formulas: readonly FileFormula[], options: FormulaImportOptions): FormulaDetail[] {
-  requireTransaction(db, "writeFormulaImport");
-  const built = formulas.map((f) => {
-    const detail = buildFormula(f, (name) => findIngredient(db, workspaceId, name), { id: newFormulaId(), now: options.now });
-    if (!options.replace && formulaExists(db, workspaceId, detail.id)) throw formulaTaken(f, detail.id);
-    return detail;
-  });
+export const writeFormulaImport = operation(function* (workspaceId: number, formulas: readonly FileFormula[], options: FormulaImportOptions) {
+  yield* tx.requireTransaction("writeFormulaImport");
+  const names = [...new Set(formulas.flatMap((f) => f.formula.ingredients.map((row) => row.name)))];
+  const found = yield* all(...names.map((name) => findIngredient.steps(workspaceId, name)));
+  const ingredients = new Map(names.map((name, i) => [name, found[i]!]));
+  const built: FormulaDetail[] = [];
+  for (const f of formulas) {
+    const detail = buildFormula(f, (name) => ingredients.get(name) ?? null, { id: newFormulaId(), now: options.now });
+    if (!options.replace && (yield* formulaExists.steps(workspaceId, detail.id))) throw formulaTaken(f, detail.id);
+    built.push(detail);
+  }
   for (const detail of built) {
-    saveFormula(db, workspaceId, detail);
-    if (options.events) recordEvent(db, formulaUpdatedEvent({ workspaceId, keyId: null, now: options.now }, detail));
+    yield* saveFormula.steps(workspaceId, detail);
+    if (options.events) yield* recordEvent.steps(formulaUpdatedEvent({ workspaceId, keyId: null, now: options.now }, detail));
   }
   return built;
-}
+});

@@ -4,7 +4,8 @@
  */
 import type { z } from "zod";
 import { NotFoundError } from "../domain/errors.ts";
-import type { ingredientQuery } from "../schemas/ingredients.ts";
+import type { PricePoint } from "../domain/ingredient-events.ts";
+import type { CreateIngredient, ingredientQuery } from "../schemas/ingredients.ts";
 import type * as R from "../schemas/responses.ts";
 import type { IngredientDetail } from "../schemas/responses.ts";
 
@@ -52,7 +53,8 @@ export function orNotFound(ingredient: IngredientDetail | null, name: string): I
   return ingredient;
 }
 
-type Stocked<T extends { inStock: boolean }> = Omit<T, "inStock"> & { inStock: number };
+/** A row as read, its `inStock` still 0/1. */
+export type Stocked<T extends { inStock: boolean }> = Omit<T, "inStock"> & { inStock: number };
 
 /** The statements of the reads in src/store/ingredients.ts, each dialect's in src/store/sqlite/ingredients.ts and src/store/pg/ingredients.ts. */
 export interface IngredientStatements {
@@ -65,3 +67,22 @@ export interface IngredientStatements {
   /** In list order. */
   details(workspaceId: number): DetailRow[];
 }
+
+/** The statements of the writes in src/store/ingredient-changes.ts, each dialect's in src/store/sqlite/ingredient-changes.ts and src/store/pg/ingredient-changes.ts. */
+export interface IngredientChangeStatements {
+  /** PostgreSQL's outbox lock, taken first so event ids commit in order (src/store/pg/events.ts); SQLite's one writer needs none. */
+  lockOutbox(): void;
+  /** The ingredient, its row held to the transaction's end where a row can be (PostgreSQL's FOR UPDATE). Throws NotFoundError. */
+  lockedIngredient(workspaceId: number, name: string): IngredientDetail;
+  /** The row alone: its history entry and event are the operation's. */
+  insertIngredient(workspaceId: number, input: CreateIngredient, createdAt: string, updatedAt: string): void;
+  setPrice(workspaceId: number, name: string, point: PricePoint, co2e: number | null, now: string): void;
+}
+
+/**
+ * Whether a write failed on a unique key, in either dialect's words (bun:sqlite's code, PostgreSQL's
+ * SQLSTATE 23505): another connection inserted the same name first.
+ * @example if (isUniqueViolation(error)) throw new ConflictError(`Ingredient already exists: ${name}`)
+ */
+export const isUniqueViolation = (error: unknown): boolean =>
+  (error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" || (error as { errno?: string }).errno === "23505";

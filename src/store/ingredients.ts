@@ -23,6 +23,9 @@ export const listPools = operation(function* (workspaceId: number) {
   return yield* q.categories(workspaceId);
 });
 
+/** One ingredient's row as a step, for operations that send several together (`all`). */
+export const ingredientRow = (workspaceId: number, name: string) => q.detail(workspaceId, name);
+
 function* find(workspaceId: number, name: string) {
   const row = yield* q.detail(workspaceId, name);
   return row ? toDetail(row) : null;

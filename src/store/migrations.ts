@@ -19,6 +19,7 @@ import s10 from "./migrations/sqlite/010-ingredient-co2e.sql" with { type: "text
 import s11 from "./migrations/sqlite/011-plans.sql" with { type: "text" };
 import s12 from "./migrations/sqlite/012-nutrients.sql" with { type: "text" };
 import s13 from "./migrations/sqlite/013-analyses.sql" with { type: "text" };
+import s14 from "./migrations/sqlite/014-event-numbers.sql" with { type: "text" };
 import p1 from "./migrations/pg/001-workspaces-keys-ingredients.sql" with { type: "text" };
 import p2 from "./migrations/pg/002-formulas.sql" with { type: "text" };
 import p3 from "./migrations/pg/003-webhooks-deliveries.sql" with { type: "text" };
@@ -32,6 +33,7 @@ import p10 from "./migrations/pg/010-ingredient-co2e.sql" with { type: "text" };
 import p11 from "./migrations/pg/011-plans.sql" with { type: "text" };
 import p12 from "./migrations/pg/012-nutrients.sql" with { type: "text" };
 import p13 from "./migrations/pg/013-analyses.sql" with { type: "text" };
+import p14 from "./migrations/pg/014-event-numbers.sql" with { type: "text" };
 
 /** One step: its file name (the same in both folders) and its SQL in each dialect. */
 export interface MigrationStep {
@@ -54,6 +56,7 @@ export const MIGRATION_STEPS: readonly MigrationStep[] = [
   { name: "011-plans", sqlite: s11, pg: p11 },
   { name: "012-nutrients", sqlite: s12, pg: p12 },
   { name: "013-analyses", sqlite: s13, pg: p13 },
+  { name: "014-event-numbers", sqlite: s14, pg: p14 },
 ];
 
 /** The schema version this build brings a database to, on either backend. */

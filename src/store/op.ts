@@ -9,7 +9,8 @@
  */
 import { Database } from "bun:sqlite";
 import type { SQL } from "bun";
-import { requireTransaction } from "./transaction.ts";
+import { writeTransaction } from "./pg/transaction.ts";
+import { requireTransaction, transaction } from "./transaction.ts";
 
 /** One statement to run: which dialect tables hold it, its name there and its arguments. */
 export class Step<T> {
@@ -29,10 +30,11 @@ export class Step<T> {
  * Statements that do not depend on each other, as one step: SQLite runs them one after another;
  * PostgreSQL issues them all before awaiting any (one round trip), waits until every one has answered
  * and then hands back their results in order or throws the first failure, so nothing of a failed write
- * still runs behind the ROLLBACK TO SAVEPOINT that follows.
+ * still runs behind the ROLLBACK TO SAVEPOINT that follows. A part may be a whole operation (its
+ * `.steps(...)`): on PostgreSQL its first statement goes in the same round trip, the rest as it goes.
  */
 export class All<T extends unknown[]> {
-  constructor(readonly steps: readonly Step<unknown>[]) {}
+  constructor(readonly steps: readonly (Step<unknown> | Op<unknown>)[]) {}
 
   *[Symbol.iterator](): Generator<All<T>, T, unknown> {
     return (yield this) as T;
@@ -40,12 +42,29 @@ export class All<T extends unknown[]> {
 }
 
 /** @example const [defined, used] = yield* all(q.defined(ws), q.used(ws)) */
-export function all<T extends unknown[]>(...steps: { [K in keyof T]: Step<T[K]> }): All<T> {
-  return new All<T>(steps as readonly Step<unknown>[]);
+export function all<T extends unknown[]>(...steps: { [K in keyof T]: Step<T[K]> | Op<T[K]> }): All<T> {
+  return new All<T>(steps as readonly (Step<unknown> | Op<unknown>)[]);
 }
 
+/**
+ * An operation run in one transaction of its own, as one step: what a whole import or the demo does
+ * after checking its file outside any (the write lock is then held for the writes alone). SQLite runs
+ * it in `transaction()` (IMMEDIATE), PostgreSQL in `writeTransaction` (ending with the notification
+ * running servers listen for); a failure rolls it all back and is thrown into the operation at its yield.
+ */
+export class OwnTransaction<T> {
+  constructor(readonly op: Op<T>) {}
+
+  *[Symbol.iterator](): Generator<OwnTransaction<T>, T, unknown> {
+    return (yield this) as T;
+  }
+}
+
+/** @example const added = yield* ownTransaction(writeIngredientImport.steps(ws, rows, options)) */
+export const ownTransaction = <T>(op: Op<T>): OwnTransaction<T> => new OwnTransaction(op);
+
 /** An operation in progress: it yields steps and returns its answer. */
-export type Op<T> = Generator<Step<unknown> | All<unknown[]>, T, unknown>;
+export type Op<T> = Generator<Step<unknown> | All<unknown[]> | OwnTransaction<unknown>, T, unknown>;
 
 type Fn = (...args: never[]) => unknown;
 /** A family's statements as SQLite gives them: the connection first, the result at once. */
@@ -89,7 +108,8 @@ export function runSqlite<T>(db: Database, op: Op<T>): T {
     const step = next.value;
     let result: unknown;
     try {
-      result = step instanceof All ? step.steps.map((one) => sqliteStatement(db, one)) : sqliteStatement(db, step);
+      if (step instanceof OwnTransaction) result = transaction(db, () => runSqlite(db, step.op));
+      else result = step instanceof All ? step.steps.map((one) => (one instanceof Step ? sqliteStatement(db, one) : runSqlite(db, one))) : sqliteStatement(db, step);
     } catch (error) {
       next = op.throw(error);
       continue;
@@ -106,7 +126,8 @@ export async function runPg<T>(sql: SQL, op: Op<T>): Promise<T> {
     const step = next.value;
     let result: unknown;
     try {
-      result = step instanceof All ? await settled(step.steps.map((one) => pgStatement(sql, one))) : await pgStatement(sql, step);
+      if (step instanceof OwnTransaction) result = await writeTransaction(sql, (tx) => runPg(tx, step.op));
+      else result = step instanceof All ? await settled(step.steps.map((one) => (one instanceof Step ? pgStatement(sql, one) : runPg(sql, one)))) : await pgStatement(sql, step);
     } catch (error) {
       next = op.throw(error);
       continue;

@@ -2,7 +2,7 @@
 import { NotFoundError } from "../domain/errors.ts";
 import type { Actor } from "../domain/ingredient-events.ts";
 import type { PlanBody } from "../schemas/plans.ts";
-import { outbox } from "./event-steps.ts";
+import { recordEvent } from "./events.ts";
 import { operation, statements } from "./op.ts";
 import { pgPlans } from "./pg/plans.ts";
 import { bodyText, planNotFound, planOf, plansNaming, planUpdatedEvent, summaryOf, type PlanReference, type PlanStatements } from "./plan-rows.ts";
@@ -35,7 +35,7 @@ function* put(actor: Actor, id: string, body: PlanBody, events = true) {
   const old = yield* find(workspaceId, id);
   const createdAt = old?.createdAt ?? now;
   yield* q.upsertPlan(workspaceId, id, body.name, bodyText(body), createdAt, now);
-  if (events) yield* outbox.recordEvent(planUpdatedEvent(actor, { id, name: body.name }));
+  if (events) yield* recordEvent.steps(planUpdatedEvent(actor, { id, name: body.name }));
   return { plan: { id, name: body.name, lines: body.lines, supply: body.supply, createdAt, updatedAt: now }, created: old === null };
 }
 

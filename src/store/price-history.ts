@@ -1,127 +1,41 @@
 /**
  * The price history: one entry per change of an ingredient's price or stock status, written by the
- * same transaction as the change (docs/decisions.md#price-history-and-formula-costs). Instants are the stored ISO
- * strings (UTC, milliseconds), so comparing them as text is comparing them in time.
- *
- * Entries live in two tables: `price_history`, indexed by ingredient and instant, and `price_log`, where
- * a change appends its entry without touching an index (a page at a random place of that index, synced
- * with every PUT, cost a quarter of the PUT throughput). Once the log holds FOLD_AT entries, changes move
- * it into the history a step at a time (./price-fold.ts). For each ingredient every entry of the log was
- * recorded after every entry of the history, so between two entries at the same instant the log's is
- * the later one. Every read here takes both.
+ * same transaction as the change (docs/decisions.md#price-history-and-formula-costs). Each operation
+ * written once over src/store/sqlite/price-history.ts (where entries go through an unindexed log) and
+ * src/store/pg/price-history.ts.
  */
-import type { Database } from "bun:sqlite";
-import type { z } from "zod";
-import type { priceHistoryResponse } from "../schemas/history.ts";
-import type { IngredientFilters, PriceEntry } from "./ingredients.ts";
+import { filterValues, stockFlags, type IngredientFilters, type PriceEntry } from "./ingredient-rows.ts";
 import { requireIngredient } from "./ingredients.ts";
-import { stockFlags } from "./ingredient-rows.ts";
-import { repeatsPoint, type PricePoint } from "../domain/ingredient-events.ts";
-import { maybeFoldStep } from "./price-fold.ts";
+import { operation, statements } from "./op.ts";
+import { pgPriceHistory } from "./pg/price-history.ts";
+import type { HistoryRange, NewPriceEntry, PriceHistory, PriceHistoryEntry, PriceHistoryStatements } from "./price-rows.ts";
+import { sqlitePriceHistory } from "./sqlite/price-history.ts";
 
-/** `data` of GET /v1/prices/:name, as its schema documents it: newest entry first. */
-export type PriceHistory = z.output<typeof priceHistoryResponse>["data"];
-export type PriceHistoryEntry = PriceHistory["history"][number];
-export type PriceSource = PriceHistoryEntry["source"];
-
+export type { HistoryRange, PriceHistory, PriceHistoryEntry, PriceSource } from "./price-rows.ts";
 export type { PricePoint } from "../domain/ingredient-events.ts";
+export { FOLD_AT, FOLD_STEP, foldPriceLog, priceLogHasEntries } from "./sqlite/price-fold.ts";
 
-export { FOLD_AT, FOLD_STEP, foldPriceLog } from "./price-fold.ts";
+/** The history's statements: also for an operation that sends an entry together with its own (./ingredient-changes.ts). */
+export const history = statements<PriceHistoryStatements>(sqlitePriceHistory, pgPriceHistory);
 
 /**
  * Append an entry for an ingredient of the workspace. Call inside the transaction that makes the change.
  * @example recordPrice(db, 1, "Maize", { price: 219, inStock: true, at: now, source: "api" })
  */
-export function recordPrice(db: Database, workspaceId: number, name: string, entry: PricePoint & { at: string; source: PriceSource }): void {
-  const appended = db
-    .query(
-      `INSERT INTO price_log (ingredient_id, price, in_stock, at, source)
-       SELECT id, ?, ?, ?, ? FROM ingredients WHERE workspace_id = ? AND name = ?`,
-    )
-    .run(entry.price, entry.inStock ? 1 : 0, entry.at, entry.source, workspaceId, name);
-  if (appended.changes === 1) maybeFoldStep(db, Number(appended.lastInsertRowid));
-}
-
-/**
- * Whether the log holds any entry: what decides that a fold when writes go quiet has work to do.
- * @example if (priceLogHasEntries(db)) foldPriceLog(db)
- */
-export function priceLogHasEntries(db: Database): boolean {
-  return (db.query("SELECT EXISTS (SELECT 1 FROM price_log) AS any").get() as { any: number }).any === 1;
-}
-
-/**
- * Every entry of both tables as the one table `price_history` stands for, the log's entries numbered
- * after the history's (each was recorded after all of them): what a copy of the history takes (feedbase copy-to).
- * @example db.query(`SELECT * FROM (${PRICE_ENTRIES}) ORDER BY id`).all()
- */
-export const PRICE_ENTRIES = `SELECT id, ingredient_id, price, in_stock, at, source FROM price_history
-  UNION ALL SELECT (SELECT coalesce(max(id), 0) FROM price_history) + id, ingredient_id, price, in_stock, at, source FROM price_log`;
-
-/**
- * Record a change unless it repeats both price and stock (then nothing is written). True when written.
- * @example recordChange(db, 1, "Maize", before, { price: 219, inStock: true }, now, "import")
- */
-export function recordChange(db: Database, workspaceId: number, name: string, before: PricePoint, after: PricePoint, at: string, source: PriceSource): boolean {
-  if (repeatsPoint(before, after)) return false;
-  recordPrice(db, workspaceId, name, { ...after, at, source });
-  return true;
-}
-
-/** Bounds of a history listing: `from` inclusive, `to` exclusive; absent means open. */
-export interface HistoryRange {
-  from?: string | undefined;
-  to?: string | undefined;
-}
+export const recordPrice = operation(function* (workspaceId: number, name: string, entry: NewPriceEntry) {
+  yield* history.appendEntry(workspaceId, name, entry);
+});
 
 /**
  * An ingredient's current price and stock with its history, newest first. Throws NotFoundError.
  * @example priceHistory(db, 1, "Maize", { from: "2026-10-01T00:00:00.000Z" }).history[0] // { price, inStock, at, source }
  */
-export function priceHistory(db: Database, workspaceId: number, name: string, range: HistoryRange = {}): PriceHistory {
-  const { category, price, inStock } = requireIngredient(db, workspaceId, name);
-  const entries = (table: string, logged: 0 | 1) =>
-    `SELECT price, in_stock, at, source, ${logged} AS logged, id FROM ${table}
-     WHERE ingredient_id = (SELECT id FROM ingredients WHERE workspace_id = ?1 AND name = ?2) AND (?3 IS NULL OR at >= ?3) AND (?4 IS NULL OR at < ?4)`;
-  const rows = db
-    .query(
-      `SELECT price, in_stock AS inStock, at, source FROM (${entries("price_history", 0)} UNION ALL ${entries("price_log", 1)})
-       ORDER BY at DESC, logged DESC, id DESC`,
-    )
-    .all(workspaceId, name, range.from ?? null, range.to ?? null) as (Omit<PriceHistoryEntry, "inStock"> & { inStock: number })[];
-  return { name, category, price, inStock, history: stockFlags<PriceHistoryEntry>(rows) };
-}
-
-// The history's last entry at or before an instant: one backward step in price_history_by_ingredient.
-const LAST_AT = (at: string) => `SELECT id FROM price_history WHERE ingredient_id = i.id AND at <= ${at} ORDER BY at DESC, id DESC LIMIT 1`;
-type Entry = [price: number, inStock: number, at: string];
-
-/**
- * The log's last entry at or before `at` of each ingredient in it (of those `only` selects by id), by
- * ingredient id. One pass in recording order, no sort: the log has no index, and a window function
- * sorting it cost 3 ms per 4,000 entries. A later entry at the same instant replaces an earlier one.
- */
-function loggedLastAt(db: Database, at: string, only = "", ...params: (string | number)[]): Map<number, Entry> {
-  const last = new Map<number, Entry>();
-  const rows = db.query(`SELECT ingredient_id, price, in_stock, at FROM price_log WHERE at <= ? ${only} ORDER BY id`).values(at, ...params) as [number, ...Entry][];
-  for (const [id, price, inStock, entryAt] of rows) {
-    const seen = last.get(id);
-    if (seen === undefined || entryAt >= seen[2]) last.set(id, [price, inStock, entryAt]);
-  }
-  return last;
-}
-
-/** Of the history's entry and the log's, the later; at the same instant the log's, which was recorded later. */
-const later = (history: Entry | null, logged: Entry | undefined): Entry | null => (logged && (history === null || logged[2] >= history[2]) ? logged : history);
-
-/** The history's entry in a row of [..., price, in_stock, at], or null when the LEFT JOIN found none. */
-const historyEntry = (price: number | null, inStock: number | null, at: string | null): Entry | null => (at === null ? null : [price!, inStock!, at]);
-
-// An ingredient's first entry in either table: the fallback of costing before its history began.
-const FIRST_PRICE = `SELECT price FROM (
-    SELECT price, at, 0 AS logged, id FROM price_history WHERE ingredient_id = ?1
-    UNION ALL SELECT price, at, 1, id FROM price_log WHERE ingredient_id = ?1)
-  ORDER BY at, logged, id LIMIT 1`;
+export const priceHistory = operation(function* (workspaceId: number, name: string, range: HistoryRange = {}) {
+  const { category, price, inStock } = yield* requireIngredient.steps(workspaceId, name);
+  const rows = yield* history.entries(workspaceId, name, range.from ?? null, range.to ?? null);
+  const answer: PriceHistory = { name, category, price, inStock, history: stockFlags<PriceHistoryEntry>(rows) };
+  return answer;
+});
 
 /**
  * The price list as it stood at `at`: ingredients whose first entry is at or before it, each with the
@@ -129,63 +43,24 @@ const FIRST_PRICE = `SELECT price FROM (
  * rows as shown (the stock status of then).
  * @example pricesAt(db, 1, "2026-10-01T00:00:00.000Z") // [{ name, price, inStock, category }]
  */
-export function pricesAt(db: Database, workspaceId: number, at: string, filters: IngredientFilters = {}): PriceEntry[] {
-  const rows = db
-    .query(
-      `SELECT i.id, i.name, i.category, h.price, h.in_stock, h.at FROM ingredients i
-       LEFT JOIN price_history h ON h.id = (${LAST_AT("?2")})
-       WHERE i.workspace_id = ?1 AND (?3 IS NULL OR i.category = ?3)
-       ORDER BY i.name COLLATE NOCASE, i.name`,
-    )
-    .values(workspaceId, at, filters.category ?? null) as [number, string, string, number | null, number | null, string | null][];
-  const logged = loggedLastAt(db, at);
-  const list: PriceEntry[] = [];
-  for (const [id, name, category, price, inStock, entryAt] of rows) {
-    const entry = later(historyEntry(price, inStock, entryAt), logged.get(id));
-    if (entry === null || (filters.inStock !== undefined && (entry[1] === 1) !== filters.inStock)) continue;
-    list.push({ name, price: entry[0], inStock: entry[1] === 1, category });
-  }
-  return list;
-}
+export const pricesAt = operation(function* (workspaceId: number, at: string, filters: IngredientFilters = {}) {
+  return stockFlags<PriceEntry>(yield* history.listAt(workspaceId, at, ...filterValues(filters)));
+});
 
 /**
  * The price of each ingredient in effect at `at`, for costing: the last entry at or before it, else
  * the earliest entry (a formula's ingredient priced only later is costed at its first known price).
- * Only the ingredients of one formula when `formulaId` is given (a statement of its own: an
- * `?3 IS NULL OR …` condition would keep SQLite from using the formula's lines as the index probe).
+ * Only the ingredients of one formula when `formulaId` is given.
  * @example pricesInEffect(db, 1, "2026-10-01T00:00:00.000Z").get("Maize") // 221.5
  */
-export function pricesInEffect(db: Database, workspaceId: number, at: string, formulaId?: string): Map<string, number> {
-  const lines = (ws: string, id: string) => `SELECT ingredient FROM formula_lines WHERE workspace_id = ${ws} AND formula_id = ${id}`;
-  const rows = db
-    .query(
-      `SELECT i.id, i.name, i.price, h.price, h.in_stock, h.at FROM ingredients i LEFT JOIN price_history h ON h.id = (${LAST_AT("?2")})
-       WHERE i.workspace_id = ?1 ${formulaId === undefined ? "" : `AND i.name IN (${lines("?1", "?3")})`}`,
-    )
-    .values(...(formulaId === undefined ? [workspaceId, at] : [workspaceId, at, formulaId])) as [number, string, number, number | null, number | null, string | null][];
-  const logged =
-    formulaId === undefined
-      ? loggedLastAt(db, at)
-      : loggedLastAt(db, at, `AND ingredient_id IN (SELECT id FROM ingredients WHERE workspace_id = ? AND name IN (${lines("?", "?")}))`, workspaceId, workspaceId, formulaId);
-  const first = db.query(FIRST_PRICE);
-  const prices = new Map<string, number>();
-  for (const [id, name, current, price, inStock, entryAt] of rows) {
-    const entry = later(historyEntry(price, inStock, entryAt), logged.get(id));
-    prices.set(name, entry?.[0] ?? (first.get(id) as { price: number } | null)?.price ?? current);
-  }
-  return prices;
-}
+export const pricesInEffect = operation(function* (workspaceId: number, at: string, formulaId?: string) {
+  return yield* history.pricesInEffect(workspaceId, at, formulaId ?? null);
+});
 
 /**
  * Current prices, for costing "now" (the current price is by definition the one in effect).
  * @example currentPrices(db, 1, "broiler-starter").get("Maize") // 228
  */
-export function currentPrices(db: Database, workspaceId: number, formulaId?: string): Map<string, number> {
-  const rows = db
-    .query(
-      `SELECT name, price FROM ingredients
-       WHERE workspace_id = ?1 ${formulaId === undefined ? "" : "AND name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ?1 AND formula_id = ?2)"}`,
-    )
-    .values(...(formulaId === undefined ? [workspaceId] : [workspaceId, formulaId])) as [string, number][];
-  return new Map(rows);
-}
+export const currentPrices = operation(function* (workspaceId: number, formulaId?: string) {
+  return yield* history.currentPrices(workspaceId, formulaId ?? null);
+});

@@ -1,5 +1,9 @@
-/** What both backends' `import prices` share: options, result, refusals. */
+/**
+ * What both backends' `import prices` share: options, result, refusals, and the statements of
+ * src/store/price-import.ts (each dialect's in src/store/sqlite/price-import.ts and src/store/pg/price-import.ts).
+ */
 import { ValidationError } from "../domain/errors.ts";
+import type { PricePoint } from "../domain/ingredient-events.ts";
 import type { PriceRow } from "../domain/price-file.ts";
 
 export interface PriceImportOptions {
@@ -23,3 +27,25 @@ export const unknownIngredient = (row: PriceRow): ValidationError =>
 /** @example throw entryBeforeLast(row, "2026-10-08T00:00:00.000Z") */
 export const entryBeforeLast = (row: PriceRow, last: string): ValidationError =>
   new ValidationError(`${row.where}: at ${row.at} is before ${row.name}'s last price entry (${last})`);
+
+/** An ingredient's price and stock as a price row finds them; `last` is its history's last instant, when asked for. */
+export interface PricedRow {
+  id: number;
+  price: number;
+  inStock: number;
+  last: string | null;
+}
+
+/** The statements of the price import (src/store/price-import.ts). */
+export interface PriceImportStatements {
+  /** PostgreSQL's outbox lock for the rest of the transaction (src/store/pg/events.ts); SQLite's one writer needs none. */
+  holdOutbox(): void;
+  /** A name's row, held to the transaction's end where a row can be (PostgreSQL's FOR UPDATE), with its indexed history's last instant when `withLast`; null for an unknown name. */
+  lockedPrice(workspaceId: number, name: string, withLast: boolean): PricedRow | null;
+  /**
+   * The last instant of each ingredient in SQLite's unindexed price log, by ingredient id, read in one
+   * pass (src/store/price-history.ts); PostgreSQL keeps no log, so none.
+   */
+  loggedLast(): Map<number, string>;
+  setPrice(id: number, point: PricePoint, now: string): void;
+}

@@ -13,45 +13,10 @@ import type { AttemptOutcome, DueDelivery, WebhookDisable } from "../store/deliv
 import { OutcomePause } from "./outcome-pause.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import { VERSION } from "../version.ts";
-import { attemptVerdict, DEFAULT_RETRY_SCHEDULE } from "./retry.ts";
+import { attemptVerdict } from "./retry.ts";
+import { DEFAULT_TUNING, type DeliveryTuning } from "./delivery-tuning.ts";
 import { postSigned, type PostAnswer } from "./post.ts";
 import { signedHeaders } from "./sign.ts";
-
-/** Limits and timings; the defaults are those of docs/decisions.md#webhooks, tests shorten the slow ones. */
-export interface DeliveryTuning {
-  /** Seconds between attempts; its length is the number of retries. */
-  retrySchedule: readonly number[];
-  /** Delivered deliveries older than this are deleted. */
-  retentionDays: number;
-  /** One attempt's limit, connection to status line. */
-  timeoutMs: number;
-  /** How long `stop` lets attempts in flight finish before abandoning them. */
-  stopGraceMs: number;
-  /** Longest sleep between looks at the data file (retries made by the CLI, commits of other processes). */
-  pollMs: number;
-  /** Attempts in flight to one webhook at most: a slow receiver is not flooded. */
-  perWebhook: number;
-  /** Attempts in flight in all. */
-  total: number;
-  /** First pause after an outcome could not be written (a full disk); each further failure doubles it. */
-  outcomePauseMs: number;
-  /** The longest pause: while writes keep failing, one attempt per this interval probes for recovery. */
-  outcomePauseMaxMs: number;
-}
-
-/** The values of docs/decisions.md#webhooks. @example startDeliveryLoop({ store, logger, tuning: { ...DEFAULT_TUNING, retrySchedule: [1, 1] } }) */
-export const DEFAULT_TUNING: DeliveryTuning = {
-  retrySchedule: DEFAULT_RETRY_SCHEDULE,
-  retentionDays: 30,
-  timeoutMs: 10_000,
-  stopGraceMs: 5_000,
-  // Half the 1 s docs/decisions.md#webhooks promises for a CLI retry, so a slow look still lands inside it.
-  pollMs: 500,
-  perWebhook: 4,
-  total: 32,
-  outcomePauseMs: 1_000,
-  outcomePauseMaxMs: 60_000,
-};
 
 /** Input of {@link startDeliveryLoop}; `clock` dates attempts and decides what is due. */
 export interface DeliveryLoopOptions {
@@ -92,116 +57,161 @@ const DAY_MS = 86_400_000;
  * @example const loop = startDeliveryLoop({ store: sqliteDeliveryStore(db, writes), logger, clock }); // wake it after commits that record events; await loop.stop() at shutdown
  */
 export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
-  const { store, logger } = options;
-  const clock = options.clock ?? systemClock;
-  const tuning: DeliveryTuning = { ...DEFAULT_TUNING, ...options.tuning };
+  const loop = new DeliveryRunner(options);
+  loop.wake();
+  return loop;
+}
 
-  const inFlight = new Map<string, InFlight>();
-  const perWebhook = new Map<string, number>();
-  let stopping = false;
-  // Set once stop() has given up on the attempts still running: their outcomes are no longer written.
-  let abandoned = false;
-  let scanQueued = false;
-  // A look in progress (it may wait for the database): a wake meanwhile asks for another right after.
-  let scanning = false;
-  let rescan = false;
-  let lastScan: Promise<void> = Promise.resolve();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let lastPrune = -Infinity;
-  let lastRanAt = performance.now();
-  // While outcomes cannot be written (a full disk, a lost database), attempts pause.
-  const pause = new OutcomePause(tuning, logger);
-  let scanFailing = false;
+/**
+ * Where the loop is in its life: delivering; stopping (no new attempts, those in flight have their
+ * grace); abandoned (stop gave up on the attempts still running: their outcomes are no longer written).
+ */
+type Life = "running" | "stopping" | "abandoned";
+/**
+ * Its look for due deliveries: none planned; queued (after the current turn); looking (it may wait for
+ * the database); looking, and woken meanwhile, so another look follows at once.
+ */
+type Look = "idle" | "queued" | "looking" | "looking, again after";
 
-  function wake(): void {
-    if (stopping) return;
-    if (scanning) rescan = true;
-    if (scanning || scanQueued) return;
-    scanQueued = true;
-    // After the current turn: the commit's HTTP answer goes out first.
-    setImmediate(() => (lastScan = scan()));
+/** The loop's state, each part named: its life, its look, the attempts in flight, its timers and its health. */
+class DeliveryRunner implements DeliveryLoop {
+  private readonly store: DeliveryStore;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+  private readonly tuning: DeliveryTuning;
+  private life: Life = "running";
+  private look: Look = "idle";
+  /** The look in progress or last made: stop waits for it. */
+  private lastLook: Promise<void> = Promise.resolve();
+  /** The next poll. */
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly perWebhook = new Map<string, number>();
+  /** The clock's time of the last prune of delivered deliveries. */
+  private lastPrune = -Infinity;
+  /** `performance.now()` of the last look (readiness). */
+  private lastLookAt = performance.now();
+  /** While outcomes cannot be written (a full disk, a lost database), attempts pause. */
+  private readonly pause: OutcomePause;
+  /** Looks fail (said once per outage). */
+  private looksFailing = false;
+
+  constructor(private readonly options: DeliveryLoopOptions) {
+    this.store = options.store;
+    this.logger = options.logger;
+    this.clock = options.clock ?? systemClock;
+    this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
+    this.pause = new OutcomePause(this.tuning, this.logger);
   }
 
-  async function scan(): Promise<void> {
-    scanQueued = false;
-    if (stopping) return;
-    scanning = true;
-    clearTimeout(timer);
-    let delay = tuning.pollMs;
-    lastRanAt = performance.now();
-    const paused = pause.left(lastRanAt);
+  /** Bound: handed to timers and to the store as the after-commit wake. */
+  readonly wake = (): void => {
+    if (this.life !== "running") return;
+    if (this.look === "looking") this.look = "looking, again after";
+    if (this.look !== "idle") return;
+    this.look = "queued";
+    // After the current turn: the commit's HTTP answer goes out first.
+    setImmediate(() => (this.lastLook = this.scan()));
+  };
+
+  lastRanAt(): number {
+    return this.lastLookAt;
+  }
+
+  private async scan(): Promise<void> {
+    this.look = "idle";
+    if (this.life !== "running") return;
+    this.look = "looking";
+    clearTimeout(this.timer);
+    let delay = this.tuning.pollMs;
+    this.lastLookAt = performance.now();
+    const paused = this.pause.left(this.lastLookAt);
     try {
-      const now = clock();
-      await prune(now);
+      const now = this.clock();
+      await this.prune(now);
       if (paused > 0) delay = Math.min(delay, paused);
       else {
-        await pause.giveBack(store);
-        await fill(now);
-        const next = await store.nextDueAfter(now);
+        await this.pause.giveBack(this.store);
+        await this.fill(now);
+        const next = await this.store.nextDueAfter(now);
         if (next !== null) delay = Math.min(delay, Math.max(0, next - now));
       }
-      if (scanFailing) logger.log("info", "webhook delivery scans work again");
-      scanFailing = false;
+      if (this.looksFailing) this.logger.log("info", "webhook delivery scans work again");
+      this.looksFailing = false;
     } catch (error) {
       // A busy data file (an admin command holding the lock), a lost connection, a transient I/O error:
       // look again at the next poll, saying so once per outage rather than at every poll.
-      if (!scanFailing) logger.log("error", "webhook delivery scan failed; retrying until it works", { error: String(error) });
-      scanFailing = true;
+      if (!this.looksFailing) this.logger.log("error", "webhook delivery scan failed; retrying until it works", { error: String(error) });
+      this.looksFailing = true;
     }
-    scanning = false;
-    if (stopping) return;
-    timer = setTimeout(wake, rescan ? 0 : delay);
-    rescan = false;
+    const again = this.endLook();
+    if (this.life !== "running") return;
+    this.timer = setTimeout(this.wake, again ? 0 : delay);
   }
 
-  async function prune(now: number): Promise<void> {
-    if (now - lastPrune < PRUNE_EVERY_MS) return;
-    lastPrune = now;
-    const removed = await store.prune(isoTime(now - tuning.retentionDays * DAY_MS));
-    if (removed > 0) logger.log("info", "pruned delivered webhook deliveries", { removed, retentionDays: tuning.retentionDays });
+  /** The look ends: whether it was woken meanwhile (then another follows at once). */
+  private endLook(): boolean {
+    const again = this.look === "looking, again after";
+    this.look = "idle";
+    return again;
   }
 
-  async function fill(now: number): Promise<void> {
+  /** Whether stop gave up on the attempts in flight (read after each wait: it may have meanwhile). */
+  private get abandoned(): boolean {
+    return this.life === "abandoned";
+  }
+
+  private async prune(now: number): Promise<void> {
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    const { retentionDays } = this.tuning;
+    const removed = await this.store.prune(isoTime(now - retentionDays * DAY_MS));
+    if (removed > 0) this.logger.log("info", "pruned delivered webhook deliveries", { removed, retentionDays });
+  }
+
+  private async fill(now: number): Promise<void> {
+    const { inFlight, perWebhook, tuning } = this;
     if (inFlight.size >= tuning.total) return;
     // Fewest attempts in flight first, so a hanging receiver cannot take the shared slots from the others.
-    const webhooks = (await store.webhooksWithDue(now)).sort((a, b) => (perWebhook.get(a) ?? 0) - (perWebhook.get(b) ?? 0));
+    const webhooks = (await this.store.webhooksWithDue(now)).sort((a, b) => (perWebhook.get(a) ?? 0) - (perWebhook.get(b) ?? 0));
     for (const webhookId of webhooks) {
       const busy = perWebhook.get(webhookId) ?? 0;
       let free = Math.min(tuning.perWebhook - busy, tuning.total - inFlight.size);
       if (free <= 0) continue;
-      for (const delivery of await store.take(webhookId, now, free, busy)) {
-        if (free === 0 || stopping) break;
+      for (const delivery of await this.store.take(webhookId, now, free, busy)) {
+        if (free === 0 || this.life !== "running") break;
         if (inFlight.has(delivery.id)) continue;
-        start(delivery);
+        this.start(delivery);
         free--;
       }
       if (inFlight.size >= tuning.total) return;
     }
   }
 
-  function start(delivery: DueDelivery): void {
+  private start(delivery: DueDelivery): void {
+    const { perWebhook } = this;
     const controller = new AbortController();
     perWebhook.set(delivery.webhookId, (perWebhook.get(delivery.webhookId) ?? 0) + 1);
-    const done = attempt(delivery, controller)
+    const done = this.attempt(delivery, controller)
       .then(
-        () => pause.recovered(),
+        () => this.pause.recovered(),
         (error) => {
-          options.onOutcome?.("unrecorded");
-          pause.failed(delivery.id, error);
+          this.options.onOutcome?.("unrecorded");
+          this.pause.failed(delivery.id, error);
         },
       )
       .finally(() => {
-        inFlight.delete(delivery.id);
+        this.inFlight.delete(delivery.id);
         const left = (perWebhook.get(delivery.webhookId) ?? 1) - 1;
         if (left === 0) perWebhook.delete(delivery.webhookId);
         else perWebhook.set(delivery.webhookId, left);
         // A slot is free, and later events for the same ingredient may no longer wait.
-        wake();
+        this.wake();
       });
-    inFlight.set(delivery.id, { webhookId: delivery.webhookId, event: delivery.event, attempt: delivery.attempts + 1, controller, done });
+    this.inFlight.set(delivery.id, { webhookId: delivery.webhookId, event: delivery.event, attempt: delivery.attempts + 1, controller, done });
   }
 
-  function send(delivery: DueDelivery, controller: AbortController): Promise<PostAnswer> {
+  private send(delivery: DueDelivery, controller: AbortController): Promise<PostAnswer> {
     // Signed at send time with the webhook's current secret; the body is the stored bytes, unchanged.
     const headers = signedHeaders({
       secret: delivery.secret,
@@ -209,11 +219,11 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       event: delivery.event,
       eventId: delivery.eventId,
       body: delivery.payload,
-      nowSeconds: Math.floor(clock() / 1000),
+      nowSeconds: Math.floor(this.clock() / 1000),
       version: VERSION,
     });
     // Only the status matters; the receiver's body is not read.
-    return postSigned(delivery.url, headers, delivery.payload, { timeoutMs: tuning.timeoutMs, signal: controller.signal });
+    return postSigned(delivery.url, headers, delivery.payload, { timeoutMs: this.tuning.timeoutMs, signal: controller.signal });
   }
 
   /**
@@ -221,28 +231,24 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
    * before then; the loop looks again after the commit (a later event for the same ingredient may be
    * free to go now).
    */
-  function persist(outcome: AttemptOutcome, disable: WebhookDisable | null): Promise<boolean> {
-    return store.finish(outcome, disable, wake);
-  }
-
-  async function attempt(delivery: DueDelivery, controller: AbortController): Promise<void> {
+  private async attempt(delivery: DueDelivery, controller: AbortController): Promise<void> {
     const started = performance.now();
-    const startedAt = isoTime(clock());
-    const answer = await send(delivery, controller);
+    const startedAt = isoTime(this.clock());
+    const answer = await this.send(delivery, controller);
     const ms = Math.round(performance.now() - started);
     // Left pending on purpose: the attempt is sent again after the restart.
-    if (abandoned) return;
+    if (this.abandoned) return;
 
     const number = delivery.attempts + 1;
-    const nowMs = clock();
+    const nowMs = this.clock();
     const now = isoTime(nowMs);
-    const { status, nextAttemptAt, disable: gone } = attemptVerdict(answer, number, tuning.retrySchedule, nowMs);
-    const ok = status === "delivered";
-    const outcome = { id: delivery.id, attemptsBefore: delivery.attempts, status, nextAttemptAt, lastStatus: answer.status, lastError: answer.error, now, startedAt, ms };
-    const recorded = await persist(outcome, gone ? { webhookId: delivery.webhookId, reason: `receiver answered 410 Gone at ${now}` } : null);
-    if (abandoned) return;
-    options.onOutcome?.(status === "pending" ? "retry" : status);
-    logger.log(ok ? "info" : "warn", "webhook attempt", {
+    const { status, nextAttemptAt, disable: gone } = attemptVerdict(answer, number, this.tuning.retrySchedule, nowMs);
+    const outcome: AttemptOutcome = { id: delivery.id, attemptsBefore: delivery.attempts, status, nextAttemptAt, lastStatus: answer.status, lastError: answer.error, now, startedAt, ms };
+    const disable: WebhookDisable | null = gone ? { webhookId: delivery.webhookId, reason: `receiver answered 410 Gone at ${now}` } : null;
+    const recorded = await this.store.finish(outcome, disable, this.wake);
+    if (this.abandoned) return;
+    this.options.onOutcome?.(status === "pending" ? "retry" : status);
+    this.logger.log(status === "delivered" ? "info" : "warn", "webhook attempt", {
       deliveryId: delivery.id,
       webhookId: delivery.webhookId,
       event: delivery.event,
@@ -253,32 +259,26 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       result: status === "pending" ? "retry" : status,
       ...(status === "pending" ? { nextAttemptAt: isoTime(nextAttemptAt) } : {}),
     });
-    if (gone && recorded) logger.log("warn", "webhook disabled", { webhookId: delivery.webhookId, reason: "receiver answered 410 Gone" });
+    if (gone && recorded) this.logger.log("warn", "webhook disabled", { webhookId: delivery.webhookId, reason: "receiver answered 410 Gone" });
   }
 
-  wake();
-
-  return {
-    wake,
-    lastRanAt: () => lastRanAt,
-    async stop() {
-      stopping = true;
-      clearTimeout(timer);
-      if (inFlight.size > 0) {
-        let grace: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([
-          Promise.all([...inFlight.values()].map((f) => f.done)),
-          new Promise<void>((resolve) => (grace = setTimeout(resolve, tuning.stopGraceMs))),
-        ]);
-        clearTimeout(grace);
-      }
-      abandoned = true;
-      for (const [deliveryId, f] of inFlight) {
-        logger.log("warn", "webhook attempt abandoned at shutdown", { deliveryId, webhookId: f.webhookId, event: f.event, attempt: f.attempt });
-        f.controller.abort();
-      }
-      await lastScan;
-      await store.release().catch((error: unknown) => logger.log("error", "webhook claims could not be released", { error: String(error) }));
-    },
-  };
+  async stop(): Promise<void> {
+    this.life = "stopping";
+    clearTimeout(this.timer);
+    if (this.inFlight.size > 0) {
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all([...this.inFlight.values()].map((f) => f.done)),
+        new Promise<void>((resolve) => (grace = setTimeout(resolve, this.tuning.stopGraceMs))),
+      ]);
+      clearTimeout(grace);
+    }
+    this.life = "abandoned";
+    for (const [deliveryId, f] of this.inFlight) {
+      this.logger.log("warn", "webhook attempt abandoned at shutdown", { deliveryId, webhookId: f.webhookId, event: f.event, attempt: f.attempt });
+      f.controller.abort();
+    }
+    await this.lastLook;
+    await this.store.release().catch((error: unknown) => this.logger.log("error", "webhook claims could not be released", { error: String(error) }));
+  }
 }

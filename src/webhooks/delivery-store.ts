@@ -1,13 +1,12 @@
 /**
- * What the delivery loop asks of the database, on either backend. SQLite: the functions of
+ * What the delivery loop asks of the database, on either backend. SQLite: the operations of
  * src/store/deliveries.ts as they are, outcomes through the server's group commit; nothing is claimed,
  * the one process knows what it has in flight. PostgreSQL: ./pg-delivery-store.ts.
  */
 import type { Database } from "bun:sqlite";
-import * as lite from "../store/deliveries.ts";
+import { finishAttempt, nextDueAfter, webhooksWithDueDeliveries, type AttemptOutcome, type DueDelivery, type WebhookDisable } from "../store/deliveries.ts";
 import { pruneDelivered } from "../store/delivery-admin.ts";
-import type { AttemptOutcome, DueDelivery, WebhookDisable } from "../store/deliveries.ts";
-import { setWebhookEnabled } from "../store/webhooks.ts";
+import { dueDeliveries } from "../store/sqlite/deliveries.ts";
 import type { WriteQueue } from "../store/write-queue.ts";
 
 type Awaitable<T> = T | Promise<T>;
@@ -36,10 +35,10 @@ export interface DeliveryStore {
  */
 export function sqliteDeliveryStore(db: Database, writes: WriteQueue): DeliveryStore {
   return {
-    webhooksWithDue: (nowMs) => lite.webhooksWithDueDeliveries(db, nowMs),
+    webhooksWithDue: (nowMs) => webhooksWithDueDeliveries(db, nowMs),
     // The ones in flight are still pending and come back from the query; ask for enough to skip them.
-    take: (webhookId, nowMs, free, busy) => lite.dueDeliveries(db, webhookId, nowMs, free + busy),
-    nextDueAfter: (nowMs) => lite.nextDueAfter(db, nowMs),
+    take: (webhookId, nowMs, free, busy) => dueDeliveries(db, webhookId, nowMs, free + busy),
+    nextDueAfter: (nowMs) => nextDueAfter(db, nowMs),
     prune: (before) => pruneDelivered(db, before),
     // Through the shared group commit: with synchronous=FULL each commit is an fsync that blocks the
     // process, so outcomes and API writes of one turn share one. No API read shows deliveries or
@@ -47,9 +46,7 @@ export function sqliteDeliveryStore(db: Database, writes: WriteQueue): DeliveryS
     finish: (outcome, disable, committed) =>
       writes.runLater((tx) => {
         tx.afterCommit(committed);
-        const recorded = lite.finishAttempt(db, outcome);
-        if (recorded && disable !== null) setWebhookEnabled(db, disable.webhookId, false, disable.reason);
-        return recorded;
+        return finishAttempt(db, outcome, disable);
       }),
     release: async () => {},
   };

@@ -3,6 +3,7 @@
  * are claimed with a lease and outcomes commit in transactions of their own (docs/decisions.md#serving-from-postgresql).
  */
 import type { SQL } from "bun";
+import { finishAttempt, nextDueAfter, webhooksWithDueDeliveries } from "../store/deliveries.ts";
 import { pruneDelivered } from "../store/delivery-admin.ts";
 import * as pg from "../store/pg/deliveries.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
@@ -14,12 +15,13 @@ import type { DeliveryStore } from "./delivery-store.ts";
  */
 export function pgDeliveryStore(sql: SQL, instance: string, perWebhook: number, onCommit: () => void, leaseMs = pg.LEASE_MS): DeliveryStore {
   return {
-    webhooksWithDue: (nowMs) => pg.webhooksWithDueDeliveries(sql, nowMs),
+    webhooksWithDue: (nowMs) => webhooksWithDueDeliveries(sql, nowMs),
     take: (webhookId, nowMs, free) => pg.claimDue(sql, instance, webhookId, nowMs, free, perWebhook, leaseMs),
-    nextDueAfter: (nowMs) => pg.nextDueAfter(sql, nowMs),
+    nextDueAfter: (nowMs) => nextDueAfter(sql, nowMs),
     prune: (before) => pruneDelivered(sql, before),
     finish: async (outcome, disable, committed) => {
-      const recorded = await pg.finishAttempt(sql, outcome, disable);
+      // An outcome commits in a transaction of its own: the update, its attempt and a 410's disable.
+      const recorded = await sql.begin((tx) => finishAttempt(tx, outcome, disable));
       onCommit();
       committed();
       return recorded;

@@ -100,3 +100,12 @@ export function copiedTableList(): string[] {
     db.close();
   }
 }
+
+/** Two workspaces' events interleaved, as the build before event numbers stored them (global ids 1–5), in SQL both dialects take: for the migration that gives them numbers. */
+export const EVENTS_OF_TWO_WORKSPACES = `INSERT INTO workspaces (id, slug, name, created_at) VALUES (2, 'north', 'North', '2025-05-01T00:00:00.000Z');
+  INSERT INTO events (id, workspace_id, type, ingredient, payload, key_id, created_at) VALUES
+    (1, 1, 'ingredient.added', 'Oats', '{}', NULL, '2025-05-01T00:00:01.000Z'),
+    (2, 2, 'ingredient.added', 'Rye', '{}', NULL, '2025-05-01T00:00:02.000Z'),
+    (3, 2, 'price.updated', 'Rye', '{}', NULL, '2025-05-01T00:00:03.000Z'),
+    (4, 1, 'price.updated', 'Oats', '{}', NULL, '2025-05-01T00:00:04.000Z'),
+    (5, 2, 'ingredient.added', 'Barley', '{}', NULL, '2025-05-01T00:00:05.000Z')`;

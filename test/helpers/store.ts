@@ -1,22 +1,21 @@
 /**
  * Reading what a test's commands stored, on whichever backend the harness gave the data path: the
- * admin commands' own store (src/admin/ops.ts) opened on the SQLite file or on the database that stands
- * for it, so a check reads through the same named operations on both.
+ * commands' own Store (src/open/store.ts) opened on the SQLite file or on the database that stands for
+ * it, so a check reads through the same named operations on both.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { openAdminStore } from "../../src/admin/open.ts";
 import type { AdminStore } from "../../src/admin/ops.ts";
+import { openStore } from "../../src/open/open.ts";
 import { openDatabase } from "../../src/store/db.ts";
 import { listEvents, type StoredEvent } from "../../src/store/events.ts";
-import { databaseFor, pgTool, psql } from "./postgres.ts";
+import { databaseFor, dataLocation, pgTool, psql } from "./postgres.ts";
 
 /**
  * The admin store of `dataPath`: its SQLite file (created when `create`), or the database standing for it.
  * @example const store = await openTestStore(tmp.dataPath, { create: true }); await store.importIngredients(1, csv, "csv", options)
  */
 export async function openTestStore(dataPath: string, options: { create: boolean } = { create: false }): Promise<AdminStore> {
-  const url = databaseFor(dataPath);
-  return openAdminStore(url !== undefined ? { kind: "postgres", url } : { kind: "sqlite", path: dataPath }, options);
+  return openStore(dataLocation(dataPath), options);
 }
 
 /**
@@ -57,7 +56,7 @@ export function storedEvents(dataPath: string, workspaceId: number): StoredEvent
   if (url !== undefined) {
     const json = psql(
       url,
-      `SELECT coalesce(json_agg(json_build_object('id', id, 'type', type, 'ingredient', ingredient, 'payload', payload, 'keyId', key_id, 'createdAt', created_at) ORDER BY id), '[]')
+      `SELECT coalesce(json_agg(json_build_object('id', number, 'type', type, 'ingredient', ingredient, 'payload', payload, 'keyId', key_id, 'createdAt', created_at) ORDER BY number), '[]')
        FROM events WHERE workspace_id = :'workspace'`,
       { workspace: String(workspaceId) },
     );

@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { SQL } from "bun";
-import { PRICE_ENTRIES } from "../../src/store/price-history.ts";
+import { PRICE_ENTRIES } from "../../src/store/sqlite/price-history.ts";
 import { cli, eventually, spawnServe, tempDir } from "../helpers/harness.ts";
 import { databaseFor, psql } from "../helpers/postgres.ts";
 import { independentHex, startRecorder } from "../helpers/webhooks.ts";

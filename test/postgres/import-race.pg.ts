@@ -1,12 +1,12 @@
 /**
  * PostgreSQL only (make test-postgres): `import ingredients` checks the file outside the transaction and
- * writes its new rows pipelined, in chunks (src/store/pg/imports.ts). A name another process adds between
+ * writes its new rows pipelined, in chunks (src/store/imports.ts). A name another process adds between
  * the check and the write fails the whole file with the row that was taken, however far into a chunk it
  * is and whatever the statements behind it answered, and nothing of the file is stored.
  */
 import { describe, expect, test } from "bun:test";
 import { openPostgres } from "../../src/store/pg/connect.ts";
-import { checkIngredientImport, writeIngredientImport } from "../../src/store/pg/imports.ts";
+import { checkIngredientImport, writeIngredientImport } from "../../src/store/imports.ts";
 import { writeTransaction } from "../../src/store/pg/transaction.ts";
 import { cli, tempDir } from "../helpers/harness.ts";
 import { databaseFor, psql } from "../helpers/postgres.ts";

@@ -4,15 +4,18 @@
  * normalised), nullability, keys, foreign keys and indexes, except the differences listed here with
  * their reasons; copy-to's tables are those both have. A database an earlier feedbase numbered on its
  * own (feedbase_schema 1 or 2) is translated to the common count once, without running a step twice.
+ * Step 14 numbers a database's existing events per workspace.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { openDatabase } from "../../src/store/db.ts";
-import { MIGRATION_STEPS, ONE_DIALECT_TABLES, SCHEMA_VERSION, SCRATCH_TABLES } from "../../src/store/migrations.ts";
+import { isPlaceholder, MIGRATION_STEPS, ONE_DIALECT_TABLES, SCHEMA_VERSION, SCRATCH_TABLES } from "../../src/store/migrations.ts";
 import { openPostgres } from "../../src/store/pg/connect.ts";
 import { tempDir } from "../helpers/harness.ts";
 import { databaseFor, psql } from "../helpers/postgres.ts";
-import { copiedTableList, pgSchema, type SchemaShape, sqliteSchema } from "../helpers/schema.ts";
+import { copiedTableList, EVENTS_OF_TWO_WORKSPACES, pgSchema, type SchemaShape, sqliteSchema } from "../helpers/schema.ts";
+import { eventsAfter } from "../../src/store/event-pages.ts";
+import { listEvents } from "../../src/store/events.ts";
 
 const open: SQL[] = [];
 afterAll(async () => {
@@ -81,4 +84,29 @@ describe("migrations in step", () => {
       }
     }, 30_000);
   }
+
+  test("a database from before event numbers: an event keeps its id as its number, so a receiver's saved cursor names the same event", async () => {
+    const tmp = tempDir();
+    try {
+      const url = databaseFor(tmp.dataPath)!;
+      const before = MIGRATION_STEPS.findIndex((step) => step.pg.includes("ADD COLUMN number"));
+      const applied = MIGRATION_STEPS.slice(0, before).map((step) => step.pg).filter((step) => !isPlaceholder(step));
+      psql(url, `${applied.join("\n")}\nCREATE TABLE feedbase_schema (version INTEGER NOT NULL, in_step BOOLEAN NOT NULL);
+        INSERT INTO feedbase_schema VALUES (${before}, true);\n${EVENTS_OF_TWO_WORKSPACES}`);
+      const sql = await openPostgres(url, { max: 1 });
+      open.push(sql);
+      expect((await listEvents(sql, 1)).map((e) => [e.id, e.ingredient])).toEqual([
+        [1, "Oats"],
+        [4, "Oats"],
+      ]);
+      expect((await listEvents(sql, 2)).map((e) => [e.id, e.ingredient])).toEqual([
+        [2, "Rye"],
+        [3, "Rye"],
+        [5, "Barley"],
+      ]);
+      expect((await eventsAfter(sql, 2, 3, 10)).events.map((e) => e.id)).toEqual([5]);
+    } finally {
+      tmp.cleanup();
+    }
+  }, 30_000);
 });

@@ -5,7 +5,8 @@
  */
 import type { SQL } from "bun";
 import { afterAll, describe, expect, test } from "bun:test";
-import { SharedCounts, type CountRow } from "../../src/limiter/shared-counts.ts";
+import { SharedCounts } from "../../src/limiter/shared-counts.ts";
+import type { CountRow } from "../../src/store/rate-count-rows.ts";
 import { SlidingWindowLimiter } from "../../src/limiter/sliding-window.ts";
 import { openPostgres } from "../../src/store/pg/connect.ts";
 import { pgSharedCounts } from "../../src/store/pg/rate-counts.ts";

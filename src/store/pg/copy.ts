@@ -10,7 +10,7 @@ import type { Database } from "bun:sqlite";
 import type { SQL } from "bun";
 import { ConflictError } from "../../domain/errors.ts";
 import { copiedTables } from "../copied-tables.ts";
-import { PRICE_ENTRIES } from "../price-history.ts";
+import { PRICE_ENTRIES } from "../sqlite/price-history.ts";
 import { notifyChange } from "./transaction.ts";
 
 /** PostgreSQL allows 65,535 parameters per statement: a batch stays under it. */

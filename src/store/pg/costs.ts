@@ -2,7 +2,6 @@
 import type { MoveLine, ReportFormulaRow, ReportLine } from "../../domain/cost-report.ts";
 import type { CostStatements } from "../cost-rows.ts";
 import type { PgStatements } from "../op.ts";
-import { currentPrices, pricesInEffect } from "./price-history.ts";
 
 export const pgCosts: PgStatements<CostStatements> = {
   footprintLines: async (sql, workspaceId, id) =>
@@ -21,6 +20,4 @@ export const pgCosts: PgStatements<CostStatements> = {
         LEFT JOIN ingredients i ON i.workspace_id = l.workspace_id AND i.name = l.ingredient
       WHERE l.workspace_id = ${workspaceId} AND l.formula_id IN (SELECT formula_id FROM formula_lines WHERE workspace_id = ${workspaceId} AND ingredient = ${ingredient})
       ORDER BY l.formula_id, l.position`.values()) as MoveLine[],
-  currentPrices,
-  pricesInEffect,
 };

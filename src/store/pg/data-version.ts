@@ -6,13 +6,18 @@
  * generation: nothing is served from cache until it is back (docs/decisions.md#serving-from-postgresql).
  */
 import { SQL } from "bun";
-import type { Logger } from "../../log.ts";
 import { redactUrl } from "./connect.ts";
 
 /** The channel every transaction that changes data notifies (./transaction.ts). */
 const CHANGES_CHANNEL = "feedbase";
 
-/** @example const version = await PgDataVersion.start(url, logger); version.current() */
+/** Told when the listening connection goes (nothing is cached meanwhile) and when it is back; the URL comes redacted. */
+export interface ListeningHooks {
+  lost(database: string): void;
+  back(): void;
+}
+
+/** @example const version = await PgDataVersion.start(url, { lost: (db) => log.warn(db), back: () => {} }); version.current() */
 export class PgDataVersion {
   private generation = 0;
   private listening = false;
@@ -21,7 +26,7 @@ export class PgDataVersion {
 
   private constructor(
     url: string,
-    private readonly logger: Logger,
+    private readonly hooks: ListeningHooks,
   ) {
     // A client of its own with one connection, used for nothing else: its close is the listening connection's.
     this.listener = new SQL(url, {
@@ -29,14 +34,14 @@ export class PgDataVersion {
       onclose: () => {
         if (!this.listening) return;
         this.listening = false;
-        this.logger.log("warn", "lost the PostgreSQL notification connection; serving uncached until it is back", { database: redactUrl(url) });
+        this.hooks.lost(redactUrl(url));
       },
     });
   }
 
   /** Listen, resolving once the first LISTEN is acknowledged. */
-  static async start(url: string, logger: Logger): Promise<PgDataVersion> {
-    const version = new PgDataVersion(url, logger);
+  static async start(url: string, hooks: ListeningHooks): Promise<PgDataVersion> {
+    const version = new PgDataVersion(url, hooks);
     try {
       version.subscription = await version.listener.listen(
         CHANGES_CHANNEL,
@@ -55,7 +60,7 @@ export class PgDataVersion {
     const back = this.subscription !== null && !this.listening;
     this.listening = true;
     this.generation++;
-    if (back) this.logger.log("info", "PostgreSQL notifications are back; caching again", {});
+    if (back) this.hooks.back();
   }
 
   current(): number {

@@ -4,6 +4,6 @@ import type { PgStatements } from "../op.ts";
 
 export const pgEventPages: PgStatements<EventPageStatements> = {
   eventsAfter: async (sql, workspaceId, after, count) =>
-    (await sql`SELECT id, type, created_at AS "createdAt", payload FROM events
-      WHERE workspace_id = ${workspaceId} AND id > ${after} ORDER BY id LIMIT ${count}`) as EventRow[],
+    (await sql`SELECT number AS id, type, created_at AS "createdAt", payload FROM events
+      WHERE workspace_id = ${workspaceId} AND number > ${after} ORDER BY number LIMIT ${count}`) as EventRow[],
 };

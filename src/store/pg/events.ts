@@ -1,17 +1,20 @@
-/** PostgreSQL's twins of ../events.ts: the outbox. */
+/** PostgreSQL's statements for ../events.ts (the outbox), and the outbox lock a write batch holds. */
 import type { SQL } from "bun";
-import type { NewEvent } from "../../domain/events.ts";
-import { fanOut, subscribers } from "./deliveries.ts";
+import { OPT_IN_EVENTS } from "../../domain/events.ts";
+import { newDeliveryId } from "../../domain/ids.ts";
+import type { EventStatements, StoredEvent } from "../event-rows.ts";
+import type { PgStatements } from "../op.ts";
 import { pipelined } from "./pipelined.ts";
 
 /** The transaction lock of the outbox ("feedoutb" in ASCII); see {@link lockOutbox}. */
 export const OUTBOX_LOCK = 0x66656564_6f757462n;
 
 /**
- * Hold the outbox until the transaction ends. Event ids come from a sequence, so without it a later
- * id could commit before an earlier one and a reader of `GET /v1/events?after=` would step over the
- * earlier one for good; with it, events commit in id order as in SQLite, where one writer at a time
- * is the rule (docs/decisions.md#serving-from-postgresql). Taken again in the same transaction, it is a no-op.
+ * Hold the outbox until the transaction ends. Without it a later event could commit before an earlier
+ * one and a reader of `GET /v1/events?after=` would step over the earlier one for good, and two
+ * transactions could give the same number in a workspace (the next is the highest plus one); with it,
+ * events are numbered and commit in order as in SQLite, where one writer at a time is the rule
+ * (docs/decisions.md#serving-from-postgresql). Taken again in the same transaction, it is a no-op.
  * @example await lockOutbox(tx)
  */
 export async function lockOutbox(sql: SQL): Promise<void> {
@@ -32,41 +35,31 @@ export async function holdOutbox(tx: SQL): Promise<void> {
   holding.add(tx);
 }
 
-/**
- * Append an event and make its deliveries, inside the change's transaction. The payload is serialized
- * once, here: these bytes are what every attempt sends and signs.
- * @example await recordEvent(tx, { workspaceId, type: "price.updated", ingredient: "Maize", payload, keyId, now })
- */
-export async function recordEvent(sql: SQL, event: NewEvent): Promise<number> {
-  await lockOutbox(sql);
-  const [[row], webhooks] = await pipelined(
-    sql`INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at)
-      VALUES (${event.workspaceId}, ${event.type}, ${event.ingredient}, ${JSON.stringify(event.payload)}, ${event.keyId}, ${event.now}) RETURNING id`.execute() as Promise<{ id: number }[]>,
-    subscribers(sql, event.workspaceId, event.type),
-  );
-  await fanOut(sql, { id: row!.id, workspaceId: event.workspaceId, type: event.type, ingredient: event.ingredient, now: event.now }, webhooks);
-  return row!.id;
-}
-
-/**
- * Several events in order, as {@link recordEvent} one after the other would record them; sent together
- * when no webhook takes any of them (an import's `ingredient.added` on a first load of many rows).
- * @example await recordEvents(tx, rows.map((row) => addedEvent(actor, row.input)))
- */
-export async function recordEvents(sql: SQL, events: readonly NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await lockOutbox(sql);
-  const types = [...new Set(events.map((event) => event.type))];
-  const watched = await pipelined(...types.map((type) => subscribers(sql, events[0]!.workspaceId, type)));
-  if (watched.some((webhooks) => webhooks.length > 0)) {
-    for (const event of events) await recordEvent(sql, event);
-    return;
-  }
-  await pipelined(
-    ...events.map(
-      (event) =>
-        sql`INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at)
-          VALUES (${event.workspaceId}, ${event.type}, ${event.ingredient}, ${JSON.stringify(event.payload)}, ${event.keyId}, ${event.now})`.execute() as Promise<unknown>,
-    ),
-  );
-}
+export const pgEvents: PgStatements<EventStatements> = {
+  lockOutbox,
+  insertEvent: async (sql, event) => {
+    const [row] = (await sql`INSERT INTO events (workspace_id, number, type, ingredient, payload, key_id, created_at)
+      VALUES (${event.workspaceId}, (SELECT coalesce(max(number), 0) + 1 FROM events WHERE workspace_id = ${event.workspaceId}),
+        ${event.type}, ${event.ingredient}, ${JSON.stringify(event.payload)}, ${event.keyId}, ${event.now}) RETURNING id`) as { id: number }[];
+    return row!.id;
+  },
+  subscribers: async (sql, workspaceId, type) => {
+    const optIn = OPT_IN_EVENTS.includes(type) ? 1 : 0;
+    const rows = (await sql`SELECT id FROM webhooks WHERE workspace_id = ${workspaceId} AND enabled = 1
+      AND ((events IS NULL AND ${optIn}::int = 0) OR strpos(',' || events || ',', ',' || ${type}::text || ',') > 0) ORDER BY id`) as { id: string }[];
+    return rows.map((row) => row.id);
+  },
+  // The inserts are sent together.
+  insertDeliveries: async (sql, event, webhooks) => {
+    const dueAt = Date.parse(event.now);
+    await pipelined(
+      ...webhooks.map(
+        (id) => sql`INSERT INTO deliveries (id, webhook_id, event_id, ingredient, status, attempts, next_attempt_at, created_at, updated_at)
+          VALUES (${newDeliveryId()}, ${id}, ${event.id}, ${event.ingredient}, 'pending', 0, ${dueAt}::bigint, ${event.now}, ${event.now})`.execute() as Promise<unknown>,
+      ),
+    );
+  },
+  storedEvents: async (sql, workspaceId) =>
+    (await sql`SELECT number AS id, type, ingredient, payload, key_id AS "keyId", created_at AS "createdAt"
+      FROM events WHERE workspace_id = ${workspaceId} ORDER BY number`) as StoredEvent[],
+};

@@ -1,9 +1,7 @@
 /** PostgreSQL's statements for ../formula-put.ts. */
 import type { FormulaPutStatements } from "../formula-rows.ts";
-import { findIngredient } from "../ingredients.ts";
 import type { PgStatements } from "../op.ts";
 import { lockOutbox } from "./events.ts";
-import { pipelined } from "./pipelined.ts";
 
 export const pgFormulaPut: PgStatements<FormulaPutStatements> = {
   lockOutbox,
@@ -11,5 +9,4 @@ export const pgFormulaPut: PgStatements<FormulaPutStatements> = {
     const [existing] = (await sql`SELECT created_at AS "createdAt" FROM formulas WHERE workspace_id = ${workspaceId} AND id = ${id}`) as { createdAt: string }[];
     return existing?.createdAt ?? null;
   },
-  ingredientsNamed: (sql, workspaceId, names) => pipelined(...names.map((name) => findIngredient(sql, workspaceId, name))),
 };

@@ -1,68 +1,39 @@
-/** PostgreSQL's twins of ../price-history.ts; instants are ISO text compared byte by byte (COLLATE "C"). */
-import type { SQL } from "bun";
-import { repeatsPoint, type PricePoint } from "../../domain/ingredient-events.ts";
-import { filterValues, stockFlags, type IngredientFilters, type PriceEntry } from "../ingredient-rows.ts";
-import type { HistoryRange, PriceHistory, PriceHistoryEntry, PriceSource } from "../price-history.ts";
-import { requireIngredient } from "../ingredients.ts";
+/** PostgreSQL's statements for ../price-history.ts: one table, no log; instants are ISO text compared byte by byte (COLLATE "C"). */
+import type { PgStatements } from "../op.ts";
+import type { PriceEntry, Stocked } from "../ingredient-rows.ts";
+import type { PriceHistoryEntry, PriceHistoryStatements } from "../price-rows.ts";
 import { unmatchable } from "./text.ts";
 
-/** Append an entry; call inside the change's transaction. @example await recordPrice(tx, 1, "Maize", { price: 219, inStock: true, at: now, source: "api" }) */
-export async function recordPrice(sql: SQL, workspaceId: number, name: string, entry: PricePoint & { at: string; source: PriceSource }): Promise<void> {
-  await sql`INSERT INTO price_history (ingredient_id, price, in_stock, at, source)
-    SELECT id, ${entry.price}, ${entry.inStock ? 1 : 0}, ${entry.at}, ${entry.source} FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name}`;
-}
-
-/** Record a change unless it repeats both price and stock. True when written. @example await recordChange(tx, 1, "Maize", before, after, now, "api") */
-export async function recordChange(sql: SQL, workspaceId: number, name: string, before: PricePoint, after: PricePoint, at: string, source: PriceSource): Promise<boolean> {
-  if (repeatsPoint(before, after)) return false;
-  await recordPrice(sql, workspaceId, name, { ...after, at, source });
-  return true;
-}
-
-/** Current price and stock with the history, newest first. @example (await priceHistory(sql, 1, "Maize")).history[0] */
-export async function priceHistory(sql: SQL, workspaceId: number, name: string, range: HistoryRange = {}): Promise<PriceHistory> {
-  const { category, price, inStock } = await requireIngredient(sql, workspaceId, name);
-  const from = range.from ?? null;
-  const to = range.to ?? null;
-  const rows = await sql`SELECT h.price, h.in_stock AS "inStock", h.at, h.source FROM price_history h
-    JOIN ingredients i ON i.id = h.ingredient_id
-    WHERE i.workspace_id = ${workspaceId} AND i.name = ${name} AND (${from}::text IS NULL OR h.at >= ${from}) AND (${to}::text IS NULL OR h.at < ${to})
-    ORDER BY h.at DESC, h.id DESC`;
-  return { name, category, price, inStock, history: stockFlags<PriceHistoryEntry>(rows) };
-}
-
-/** The price list as it stood at `at`, in list order. @example await pricesAt(sql, 1, "2026-10-01T00:00:00.000Z") */
-export async function pricesAt(sql: SQL, workspaceId: number, at: string, filters: IngredientFilters = {}): Promise<PriceEntry[]> {
-  const [category, inStock] = filterValues(filters);
-  if (unmatchable(category)) return [];
-  const rows = await sql`SELECT i.name, h.price, h.in_stock AS "inStock", i.category FROM ingredients i
-    JOIN price_history h ON h.id = (SELECT id FROM price_history WHERE ingredient_id = i.id AND at <= ${at} ORDER BY at DESC, id DESC LIMIT 1)
-    WHERE i.workspace_id = ${workspaceId} AND (${category}::text IS NULL OR i.category = ${category}) AND (${inStock}::int IS NULL OR h.in_stock = ${inStock})
-    ORDER BY fb_nocase(i.name), i.name`;
-  return stockFlags<PriceEntry>(rows);
-}
-
-/**
- * The price of each ingredient in effect at `at` (else its earliest entry), for costing; only one
- * formula's ingredients when `formulaId` is given.
- * @example (await pricesInEffect(sql, 1, "2026-10-01T00:00:00.000Z")).get("Maize") // 221.5
- */
-export async function pricesInEffect(sql: SQL, workspaceId: number, at: string, formulaId?: string): Promise<Map<string, number>> {
-  const only = formulaId ?? null;
-  const rows = (await sql`SELECT i.name, coalesce(
-      (SELECT price FROM price_history WHERE ingredient_id = i.id AND at <= ${at} ORDER BY at DESC, id DESC LIMIT 1),
-      (SELECT price FROM price_history WHERE ingredient_id = i.id ORDER BY at, id LIMIT 1),
-      i.price) AS price
-    FROM ingredients i
-    WHERE i.workspace_id = ${workspaceId}
-      AND (${only}::text IS NULL OR i.name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ${workspaceId} AND formula_id = ${only}))`.values()) as [string, number][];
-  return new Map(rows);
-}
-
-/** Current prices, for costing "now". @example (await currentPrices(sql, 1, "broiler-starter")).get("Maize") // 228 */
-export async function currentPrices(sql: SQL, workspaceId: number, formulaId?: string): Promise<Map<string, number>> {
-  const only = formulaId ?? null;
-  const rows = (await sql`SELECT name, price FROM ingredients WHERE workspace_id = ${workspaceId}
-    AND (${only}::text IS NULL OR name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ${workspaceId} AND formula_id = ${only}))`.values()) as [string, number][];
-  return new Map(rows);
-}
+export const pgPriceHistory: PgStatements<PriceHistoryStatements> = {
+  appendEntry: async (sql, workspaceId, name, entry) => {
+    await sql`INSERT INTO price_history (ingredient_id, price, in_stock, at, source)
+      SELECT id, ${entry.price}, ${entry.inStock ? 1 : 0}, ${entry.at}, ${entry.source} FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name}`;
+  },
+  entries: async (sql, workspaceId, name, from, to) =>
+    (await sql`SELECT h.price, h.in_stock AS "inStock", h.at, h.source FROM price_history h
+      JOIN ingredients i ON i.id = h.ingredient_id
+      WHERE i.workspace_id = ${workspaceId} AND i.name = ${name} AND (${from}::text IS NULL OR h.at >= ${from}) AND (${to}::text IS NULL OR h.at < ${to})
+      ORDER BY h.at DESC, h.id DESC`) as Stocked<PriceHistoryEntry>[],
+  listAt: async (sql, workspaceId, at, category, inStock) => {
+    if (unmatchable(category)) return [];
+    return (await sql`SELECT i.name, h.price, h.in_stock AS "inStock", i.category FROM ingredients i
+      JOIN price_history h ON h.id = (SELECT id FROM price_history WHERE ingredient_id = i.id AND at <= ${at} ORDER BY at DESC, id DESC LIMIT 1)
+      WHERE i.workspace_id = ${workspaceId} AND (${category}::text IS NULL OR i.category = ${category}) AND (${inStock}::int IS NULL OR h.in_stock = ${inStock})
+      ORDER BY fb_nocase(i.name), i.name`) as Stocked<PriceEntry>[];
+  },
+  pricesInEffect: async (sql, workspaceId, at, formulaId) => {
+    const rows = (await sql`SELECT i.name, coalesce(
+        (SELECT price FROM price_history WHERE ingredient_id = i.id AND at <= ${at} ORDER BY at DESC, id DESC LIMIT 1),
+        (SELECT price FROM price_history WHERE ingredient_id = i.id ORDER BY at, id LIMIT 1),
+        i.price) AS price
+      FROM ingredients i
+      WHERE i.workspace_id = ${workspaceId}
+        AND (${formulaId}::text IS NULL OR i.name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ${workspaceId} AND formula_id = ${formulaId}))`.values()) as [string, number][];
+    return new Map(rows);
+  },
+  currentPrices: async (sql, workspaceId, formulaId) => {
+    const rows = (await sql`SELECT name, price FROM ingredients WHERE workspace_id = ${workspaceId}
+      AND (${formulaId}::text IS NULL OR name IN (SELECT ingredient FROM formula_lines WHERE workspace_id = ${workspaceId} AND formula_id = ${formulaId}))`.values()) as [string, number][];
+    return new Map(rows);
+  },
+};

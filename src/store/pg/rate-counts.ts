@@ -4,7 +4,7 @@
  * and a count changes no cached body.
  */
 import type { SQL } from "bun";
-import type { CountRow, SharedCountStore } from "../../limiter/shared-counts.ts";
+import type { CountRow, SharedCountStore } from "../rate-count-rows.ts";
 
 /**
  * The three statements shared counting needs, on `sql`.

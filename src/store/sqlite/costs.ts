@@ -2,7 +2,6 @@
 import type { MoveLine, ReportFormulaRow, ReportLine } from "../../domain/cost-report.ts";
 import type { CostStatements } from "../cost-rows.ts";
 import type { SqliteStatements } from "../op.ts";
-import { currentPrices, pricesInEffect } from "../price-history.ts";
 
 export const sqliteCosts: SqliteStatements<CostStatements> = {
   footprintLines: (db, workspaceId, id) =>
@@ -31,6 +30,4 @@ export const sqliteCosts: SqliteStatements<CostStatements> = {
          ORDER BY l.formula_id, l.position`,
       )
       .values(workspaceId, ingredient) as MoveLine[],
-  currentPrices,
-  pricesInEffect,
 };

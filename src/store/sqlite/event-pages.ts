@@ -4,5 +4,5 @@ import type { SqliteStatements } from "../op.ts";
 
 export const sqliteEventPages: SqliteStatements<EventPageStatements> = {
   eventsAfter: (db, workspaceId, after, count) =>
-    db.query("SELECT id, type, created_at AS createdAt, payload FROM events WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT ?").all(workspaceId, after, count) as EventRow[],
+    db.query("SELECT number AS id, type, created_at AS createdAt, payload FROM events WHERE workspace_id = ? AND number > ? ORDER BY number LIMIT ?").all(workspaceId, after, count) as EventRow[],
 };

@@ -58,3 +58,11 @@ export function foldPriceLog(db: Database): void {
   );
   db.run("DELETE FROM price_log");
 }
+
+/**
+ * Whether the log holds any entry: what decides that a fold when writes go quiet has work to do.
+ * @example if (priceLogHasEntries(db)) foldPriceLog(db)
+ */
+export function priceLogHasEntries(db: Database): boolean {
+  return (db.query("SELECT EXISTS (SELECT 1 FROM price_log) AS any").get() as { any: number }).any === 1;
+}
