@@ -11,7 +11,7 @@ import type { DataLocation } from "./store/location.ts";
 import { startDeliveryLoop } from "./webhooks/delivery-loop.ts";
 import { DEFAULT_TUNING, type DeliveryTuning } from "./webhooks/delivery-tuning.ts";
 import { openStore } from "./open/open.ts";
-import type { Store } from "./open/store.ts";
+import type { ServedStore } from "./open/store.ts";
 import { readiness as readinessChecks } from "./http/readiness.ts";
 import { SharedCounts } from "./limiter/shared-counts.ts";
 import { SlidingWindowLimiter } from "./limiter/sliding-window.ts";
@@ -62,7 +62,7 @@ export interface RunningService {
 }
 
 /** Start exchanging rate-limit counts with the other instances; a failed exchange is logged and retried. */
-async function startSharedCounts(shared: NonNullable<Store["sharedCounts"]>, logger: Logger, clock: Clock): Promise<SharedCounts> {
+async function startSharedCounts(shared: NonNullable<ServedStore["sharedCounts"]>, logger: Logger, clock: Clock): Promise<SharedCounts> {
   const counts = new SharedCounts(shared.store, {
     instance: shared.instance,
     clock,

@@ -11,7 +11,7 @@ import type { AnalysisInput } from "../src/domain/analyses.ts";
 import { createLogger } from "../src/log.ts";
 import type { Backend } from "../src/store/backend.ts";
 import { openStore } from "../src/open/open.ts";
-import type { Store } from "../src/open/store.ts";
+import type { ServedStore } from "../src/open/store.ts";
 import type { AdminStore } from "../src/admin/ops.ts";
 import { tempDir } from "./helpers/harness.ts";
 import { dataLocation } from "./helpers/postgres.ts";
@@ -21,7 +21,7 @@ const NOW = Date.now();
 const daysAgo = (d: number) => new Date(NOW - d * 86_400_000).toISOString();
 const actor = (now = new Date().toISOString()) => ({ workspaceId: WS, keyId: null, now });
 
-let opened: { store: Store; dataPath: string; cleanup: () => void } | null = null;
+let opened: { store: ServedStore; dataPath: string; cleanup: () => void } | null = null;
 afterEach(async () => {
   if (!opened) return;
   await opened.store.close();

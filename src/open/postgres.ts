@@ -1,7 +1,7 @@
 /**
- * The Store on PostgreSQL (docs/decisions.md#serving-from-postgresql): a pool for reads and writes (API
- * writes through the group commit, many to a transaction); to serve, a listening connection for the
- * data generation, and delivery claims with leases.
+ * The Store on PostgreSQL (docs/decisions.md#serving-from-postgresql): for a command, a small pool;
+ * to serve, a pool for reads and writes (API writes through the group commit, many to a transaction),
+ * a listening connection for the data generation, and delivery claims with leases.
  */
 import type { SQL } from "bun";
 import { randomBytes } from "node:crypto";
@@ -18,9 +18,8 @@ import { releaseDeadClaims } from "../store/pg/deliveries.ts";
 import { findKey } from "../store/keys.ts";
 import { isPgStorageFull } from "../store/pg/readiness.ts";
 import { databaseAnswers, probeWrite } from "../store/readiness.ts";
-import { DEFAULT_TUNING } from "../webhooks/delivery-tuning.ts";
 import { pgDeliveryStore } from "../webhooks/pg-delivery-store.ts";
-import type { OpenOptions, Serving, Store } from "./store.ts";
+import type { ServedStore, Serving, Store } from "./store.ts";
 
 /**
  * FEEDBASE_TEST_LEASE_MS=<ms> shortens the delivery lease (60 s), so a test sees a killed instance's
@@ -55,12 +54,6 @@ const REQUEST_DEADLINE_MS = 6_000;
 /** This process among the instances sharing the database, as `claimed_by` names it. */
 const instanceName = () => `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 
-/** A command's data generation: it caches nothing and listens to no one, so only its own commits move it. */
-function ownCommits(): { current(): number; touch(): void; close(): Promise<void> } {
-  let generation = 0;
-  return { current: () => generation, touch: () => void generation++, close: async () => {} };
-}
-
 /** Serving: listen for every instance's commits, and free the claims a stopped instance of this host left. */
 async function startServing(sql: SQL, url: string, serve: Serving): Promise<PgDataVersion> {
   const version = await PgDataVersion.start(url, {
@@ -73,37 +66,42 @@ async function startServing(sql: SQL, url: string, serve: Serving): Promise<PgDa
 }
 
 /**
- * Connect (migrating under the advisory lock) and, to serve, listen for changes.
- * @example const store = await openPostgresStore("postgres://mill@db/feedbase", { create: false })
+ * Connect (migrating under the advisory lock) for one command.
+ * @example const store = await openPostgresStore("postgres://mill@db/feedbase")
  */
-export async function openPostgresStore(url: string, options: OpenOptions): Promise<Store> {
-  const serve = options.serve;
+export async function openPostgresStore(url: string): Promise<Store> {
+  return { ...pgAdmin(await openPostgres(url, { max: 2 })), kind: "postgres" };
+}
+
+/**
+ * Connect (migrating under the advisory lock) to serve: listen for changes, free dead claims.
+ * @example const store = await servePostgres("postgres://mill@db/feedbase", { logger, clock, onCommit, perWebhook: 4 })
+ */
+export async function servePostgres(url: string, serve: Serving): Promise<ServedStore> {
   const instance = instanceName();
-  const sql = await openPostgres(url, serve ? { timeouts: TIMEOUTS, applicationName: instance } : { max: 2 });
-  let version: PgDataVersion | ReturnType<typeof ownCommits>;
+  const sql = await openPostgres(url, { timeouts: TIMEOUTS, applicationName: instance });
+  let version: PgDataVersion;
   try {
-    version = serve ? await startServing(sql, url, serve) : ownCommits();
+    version = await startServing(sql, url, serve);
   } catch (error) {
     await sql.close();
     throw error;
   }
-  const onCommit = serve?.onCommit ?? (() => {});
   const afterWrite = [() => version.touch()];
   const writes = new PgWriteBatch(sql, {
     afterCommit: afterWrite,
-    onEffectError: (error) => serve?.logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
-    onCommit,
+    onEffectError: (error) => serve.logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
+    onCommit: serve.onCommit,
   });
-  const backend = pgBackend(sql, writes);
   const admin = pgAdmin(sql);
   return {
     ...admin,
     kind: "postgres",
-    // A command waits as long as the database takes; a request gets its 503 in time.
-    backend: serve ? withDeadlines(backend, REQUEST_DEADLINE_MS) : backend,
-    findKey: (key) => (serve ? withDeadline(findKey(sql, key), REQUEST_DEADLINE_MS) : findKey(sql, key)),
+    // Every call a request makes gets its 503 in time.
+    backend: withDeadlines(pgBackend(sql, writes), REQUEST_DEADLINE_MS),
+    findKey: (key) => withDeadline(findKey(sql, key), REQUEST_DEADLINE_MS),
     // Delivery outcomes commit on their own (claims are per instance); the metrics count them as commits of 1.
-    deliveries: pgDeliveryStore(sql, instance, serve?.perWebhook ?? DEFAULT_TUNING.perWebhook, () => onCommit(1), leaseForTests()),
+    deliveries: pgDeliveryStore(sql, instance, serve.perWebhook, () => serve.onCommit(1), leaseForTests()),
     pending: () => pendingByWebhook(sql),
     writesWaiting: () => writes.waiting,
     sharedCounts: { store: pgSharedCounts(sql), instance },

@@ -1,4 +1,4 @@
-/** The Store on an SQLite file: one connection, its group commit, PRAGMA data_version, unclaimed deliveries. */
+/** The Store on an SQLite file, served: one connection, its group commit, PRAGMA data_version, unclaimed deliveries. */
 import { sqliteAdmin } from "../admin/ops.ts";
 import { foldWhenQuiet } from "../service/quiet-fold.ts";
 import { sqliteBackend } from "../store/backend.ts";
@@ -10,38 +10,33 @@ import { SCHEMA_VERSION } from "../store/migrations.ts";
 import { databaseAnswers, probeWrite } from "../store/readiness.ts";
 import { WriteQueue } from "../store/write-queue.ts";
 import { sqliteDeliveryStore } from "../webhooks/delivery-store.ts";
-import type { OpenOptions, Store } from "./store.ts";
+import type { ServedStore, Serving } from "./store.ts";
 
 /**
- * Open (or, with `create`, make) the data file.
- * @example const store = openSqliteStore("/var/lib/feedbase/feedbase.db", { create: true, serve: { logger, clock, onCommit, perWebhook: 4 } })
+ * Open (or, with `create`, make) the data file to serve it.
+ * @example const store = serveSqlite("/var/lib/feedbase/feedbase.db", true, { logger, clock, onCommit, perWebhook: 4 })
  */
-export function openSqliteStore(dataPath: string, options: OpenOptions): Store {
-  const serve = options.serve;
+export function serveSqlite(dataPath: string, create: boolean, serve: Serving): ServedStore {
   const db = openDatabase(dataPath, {
-    create: options.create,
-    ...(serve ? { onSchemaCopy: (copy: string, schema: number) => serve.logger.log("info", "data file copied before migrating it", { copy, fromSchema: schema, toSchema: SCHEMA_VERSION }) } : {}),
+    create,
+    onSchemaCopy: (copy, schema) => serve.logger.log("info", "data file copied before migrating it", { copy, fromSchema: schema, toSchema: SCHEMA_VERSION }),
   });
   // Another process's commit (an admin command) shows within a millisecond (docs/decisions.md#storage-and-operations).
   const version = new DataVersion(db, dataPath, 1);
   // One group commit for everything this process writes: API changes and delivery outcomes share fsyncs.
   const writes = new WriteQueue(
     db,
-    serve ? (error) => serve.logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }) : undefined,
-    serve
-      ? (size) => {
-          serve.onCommit(size);
-          fold?.wrote();
-        }
-      : undefined,
+    (error) => serve.logger.log("error", "after-commit effect failed", { error: String((error as Error)?.stack ?? error) }),
+    (size) => {
+      serve.onCommit(size);
+      fold.wrote();
+    },
   );
-  const fold = serve
-    ? foldWhenQuiet(db, writes, {
-        clock: serve.clock,
-        onError: (error) => serve.logger.log("error", "price log fold failed", { error: String(error) }),
-        ...(serve.foldQuietMs !== undefined ? { quietMs: serve.foldQuietMs } : {}),
-      })
-    : null;
+  const fold = foldWhenQuiet(db, writes, {
+    clock: serve.clock,
+    onError: (error) => serve.logger.log("error", "price log fold failed", { error: String(error) }),
+    ...(serve.foldQuietMs !== undefined ? { quietMs: serve.foldQuietMs } : {}),
+  });
   // After an API write commits: readers see a new generation, then whatever was added (the delivery loop's wake).
   const afterWrite = [() => version.touch()];
   const admin = sqliteAdmin(db);
@@ -59,7 +54,7 @@ export function openSqliteStore(dataPath: string, options: OpenOptions): Store {
     dataPath,
     db,
     async close() {
-      fold?.stop();
+      fold.stop();
       writes.close();
       version.close();
       await admin.close();

@@ -1,22 +1,21 @@
 /**
  * Reading what a test's commands stored, on whichever backend the harness gave the data path: the
- * admin commands' own store (src/admin/ops.ts, opened by src/open/open.ts) on the SQLite file or on the database that stands
- * for it, so a check reads through the same named operations on both.
+ * commands' own Store (src/open/store.ts) opened on the SQLite file or on the database that stands for
+ * it, so a check reads through the same named operations on both.
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { AdminStore } from "../../src/admin/ops.ts";
 import { openStore } from "../../src/open/open.ts";
 import { openDatabase } from "../../src/store/db.ts";
 import { listEvents, type StoredEvent } from "../../src/store/events.ts";
-import { databaseFor, pgTool, psql } from "./postgres.ts";
+import { databaseFor, dataLocation, pgTool, psql } from "./postgres.ts";
 
 /**
  * The admin store of `dataPath`: its SQLite file (created when `create`), or the database standing for it.
  * @example const store = await openTestStore(tmp.dataPath, { create: true }); await store.importIngredients(1, csv, "csv", options)
  */
 export async function openTestStore(dataPath: string, options: { create: boolean } = { create: false }): Promise<AdminStore> {
-  const url = databaseFor(dataPath);
-  return openStore(url !== undefined ? { kind: "postgres", url } : { kind: "sqlite", path: dataPath }, options);
+  return openStore(dataLocation(dataPath), options);
 }
 
 /**
