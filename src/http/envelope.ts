@@ -48,6 +48,15 @@ export function openBody(data: unknown, extras: Omit<EnvelopeExtras, "timestamp"
 }
 
 /**
+ * `openBody(data)` for data that is already JSON text (a solver worker's answer, src/optimize/pool.ts):
+ * the same text, without parsing it to serialize it again.
+ * @example openBodyJson('{"status":"optimal"}') // '{"status":"ok","data":{"status":"optimal"}'
+ */
+export function openBodyJson(dataJson: string): string {
+  return `{"status":"ok","data":${dataJson}`;
+}
+
+/**
  * Finish a body from `openBody`, with the request's timestamp where the spec has one.
  * @example closeBody(openBody(data, { count }), "2026-11-21T14:03:07.123Z")
  */

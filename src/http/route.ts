@@ -44,7 +44,7 @@ export interface OpenContext {
   readiness(): Promise<string[]>;
   /** `GET /metrics`, or null when serve runs without --metrics. */
   metrics: MetricsEndpoint | null;
-  /** The solver pool: every HiGHS solve goes through `solver.run` (src/optimize/tasks.ts). */
+  /** The solver pool: every HiGHS solve goes through `solver.run` or `solver.runJson` (src/optimize/tasks.ts). */
   solver: Solver;
 }
 

@@ -18,11 +18,10 @@ import { buildProblem, type LeastCostProblem } from "./model.ts";
 import { normalQuantile } from "./normal.ts";
 import { levelOf, oddsOf } from "./odds.ts";
 import { optimizeTask, type OptimizeInput } from "./optimize-task.ts";
-import { candidatesOf, costPerTonOf, shapeResult, type FormulaToOptimize, type OptimizeOptions } from "./result.ts";
+import { candidatesOf, costPerTonOf, shapeResult, type CandidateDetail, type FormulaToOptimize, type OptimizeOptions } from "./result.ts";
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
 import { roundedMix } from "./rounding.ts";
 import { lpOf } from "./solve.ts";
-import type { IngredientDetail } from "../store/ingredients.ts";
 
 export interface ConfidenceInput extends OptimizeInput {
   /** The probability every nutrient limit must hold with, 0.5 to 0.999; null: the plain least-cost answer. */
@@ -34,7 +33,7 @@ export interface ConfidenceInput extends OptimizeInput {
 /** The solve's setting: the candidates, the least-cost problem (with the CO2e cap if any) and the chance limits at z. */
 export interface ChanceSetting {
   options: OptimizeOptions;
-  lookup: (name: string) => IngredientDetail | null;
+  lookup: (name: string) => CandidateDetail | null;
   problem: LeastCostProblem;
   z: number;
 }

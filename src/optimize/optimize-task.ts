@@ -8,12 +8,12 @@ import type { OptimizeResult } from "../schemas/optimize.ts";
 import type { IngredientDetail } from "../store/ingredients.ts";
 import { checkSolveSize } from "./limits.ts";
 import { candidateNamesOf } from "./candidates.ts";
-import { optimizeFormula, type FormulaToOptimize, type OptimizeOptions } from "./result.ts";
+import { optimizeFormula, type CandidateDetail, type FormulaToOptimize, type OptimizeOptions } from "./result.ts";
 
 export interface OptimizeInput {
   formula: FormulaToOptimize;
   /** The details of the candidates: the names the formula and `include` mention that the workspace holds. */
-  ingredients: IngredientDetail[];
+  ingredients: CandidateDetail[];
   include: string[];
   /** What-if prices per ton, [name, price]. */
   prices: [string, number][];
@@ -31,12 +31,15 @@ export function checkSize(formula: FormulaToOptimize, candidates: number): void 
 
 /**
  * The task's input from a formula, a lookup of the workspace's ingredients and the what-ifs: only the
- * candidates' details are copied, after the size limits are checked (so a refused problem is never
- * copied to a worker).
+ * candidates' details are copied, only what the solve reads of each (a third of the clone to a worker
+ * was the rest), after the size limits are checked (so a refused problem is never copied to a worker).
  * @example optimizeInput(formula, (n) => byName.get(n) ?? null, NO_OPTIONS).ingredients.length // the candidates found
  */
 export function optimizeInput(formula: FormulaToOptimize, lookup: (name: string) => IngredientDetail | null, options: OptimizeOptions): OptimizeInput {
-  const ingredients = candidateNamesOf(formula, options).flatMap((name) => lookup(name) ?? []);
+  const ingredients = candidateNamesOf(formula, options).flatMap((name): CandidateDetail[] => {
+    const found = lookup(name);
+    return found ? [{ name, price: found.price, inStock: found.inStock, co2e: found.co2e, nutrients: found.nutrients }] : [];
+  });
   checkSize(formula, ingredients.length);
   // `others` (candidates=all) is already in `ingredients`: the worker needs no second copy of the names.
   return { formula, ingredients, include: [...options.include, ...(options.others ?? [])], prices: [...options.prices], includeOutOfStock: options.includeOutOfStock, maxCo2e: options.maxCo2e ?? null };

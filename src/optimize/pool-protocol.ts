@@ -11,6 +11,8 @@ export interface ToWorker {
   id: number;
   kind: string;
   input: unknown;
+  /** Answer with the output's JSON text (what an HTTP answer is made of) rather than the output. */
+  json: boolean;
 }
 
 export type FromWorker =
@@ -18,6 +20,7 @@ export type FromWorker =
   | { type: "ready"; version: string; wasm: string; nice: number | string }
   /** HiGHS could not be loaded. */
   | { type: "broken"; message: string }
+  /** `output`: the task's output, or its JSON text when the task asked for `json`. */
   | { type: "done"; id: number; output: unknown }
   /** `cause`: the input broke a rule (400), HiGHS gave up (422, the worker is replaced), or a bug (500). */
   | { type: "failed"; id: number; cause: "input" | "solver" | "bug"; message: string; stack: string };

@@ -37,10 +37,10 @@ highs.then(
 );
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
-  const { id, kind, input } = event.data;
+  const { id, kind, input, json } = event.data;
   try {
     const output = runTask(await highs, kind as TaskKind, input as never);
-    post({ type: "done", id, output });
+    post({ type: "done", id, output: json ? JSON.stringify(output) : output });
   } catch (error) {
     post({ type: "failed", id, cause: causeOf(error), message: (error as Error)?.message ?? String(error), stack: String((error as Error)?.stack ?? error) });
   }

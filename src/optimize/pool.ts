@@ -24,6 +24,11 @@ export interface PoolOptions {
 /** What the HTTP layer holds: the pool, or anything that runs tasks and reports like it. */
 export interface Solver {
   run: Solve;
+  /**
+   * The output's JSON text, made where the task ran: what an HTTP answer needs, without rebuilding
+   * the output on the event loop (a structured clone) only to serialize it there.
+   */
+  runJson<K extends TaskKind>(kind: K, input: TaskInput<K>): Promise<string>;
   /** How many tasks run at once (a worklist sends no more at a time). */
   readonly size: number;
   stats(): PoolStats;
@@ -45,6 +50,7 @@ interface Job {
   id: number;
   kind: string;
   input: unknown;
+  json: boolean;
   resolve(output: unknown): void;
   reject(error: unknown): void;
 }
@@ -97,14 +103,21 @@ export class SolverPool implements Solver {
   }
 
   /** Runs a task on the first free worker; rejects with SolverUnavailable (busy, time limit) or SolverFailure. */
-  run: Solve = <K extends TaskKind>(kind: K, input: TaskInput<K>): Promise<TaskOutput<K>> =>
-    new Promise<TaskOutput<K>>((resolve, reject) => {
+  run: Solve = <K extends TaskKind>(kind: K, input: TaskInput<K>) => this.submit(kind, input, false) as Promise<TaskOutput<K>>;
+
+  runJson<K extends TaskKind>(kind: K, input: TaskInput<K>): Promise<string> {
+    return this.submit(kind, input, true) as Promise<string>;
+  }
+
+  private submit(kind: TaskKind, input: unknown, json: boolean): Promise<unknown> {
+    return new Promise((resolve, reject) => {
       if (this.closed) return reject(new SolverUnavailable("Solver stopped", QUEUE_RETRY_AFTER));
       if (this.queue.length >= this.options.maxQueue) return reject(new SolverUnavailable(QUEUE_FULL, QUEUE_RETRY_AFTER));
-      this.queue.push({ id: ++this.nextId, kind, input, resolve: resolve as (output: unknown) => void, reject });
+      this.queue.push({ id: ++this.nextId, kind, input, json, resolve, reject });
       this.start();
       this.pump();
     });
+  }
 
   stats(): PoolStats {
     return {
@@ -185,7 +198,7 @@ export class SolverPool implements Solver {
         this.options.logger.log("warn", "solver time limit exceeded; worker replaced", { task: job.kind, timeoutMs: this.options.timeoutMs });
         this.replace(member, new SolverUnavailable(TIME_LIMIT_EXCEEDED, Math.max(1, Math.ceil(this.options.timeoutMs / 1000))));
       }, this.options.timeoutMs);
-      const message: ToWorker = { id: job.id, kind: job.kind, input: job.input };
+      const message: ToWorker = { id: job.id, kind: job.kind, input: job.input, json: job.json };
       member.worker.postMessage(message);
     }
   }

@@ -41,7 +41,10 @@ export interface FormulaToOptimize {
   constraints: FormulaConstraints;
 }
 
-type Lookup = (name: string) => IngredientDetail | null;
+/** What a solve reads of an ingredient; the rest of its detail (category, times) stays on the event loop. */
+export type CandidateDetail = Pick<IngredientDetail, "name" | "price" | "inStock" | "co2e" | "nutrients">;
+
+type Lookup = (name: string) => CandidateDetail | null;
 
 /**
  * The candidates of a formula (candidates.ts); prices from the database or the what-ifs. A name the

@@ -5,16 +5,15 @@
 import type { Highs } from "highs";
 import { ValidationError } from "../domain/errors.ts";
 import type { SweepResult } from "../schemas/sweep.ts";
-import type { IngredientDetail } from "../store/ingredients.ts";
 import { buildProblem } from "./model.ts";
-import { candidatesOf, type FormulaToOptimize, type OptimizeOptions } from "./result.ts";
+import { candidatesOf, type CandidateDetail, type FormulaToOptimize, type OptimizeOptions } from "./result.ts";
 import type { SweepRange } from "./sweep-params.ts";
 import { sweep } from "./sweep.ts";
 
 /**
  * @example sweepFormula(highs, formula, (n) => ingredients.get(n) ?? null, NO_OPTIONS, { ingredient: "Maize", from: 150, to: 300, points: 51 }).breakpoints
  */
-export function sweepFormula(highs: Highs, formula: FormulaToOptimize, lookup: (name: string) => IngredientDetail | null, options: OptimizeOptions, range: SweepRange): SweepResult {
+export function sweepFormula(highs: Highs, formula: FormulaToOptimize, lookup: (name: string) => CandidateDetail | null, options: OptimizeOptions, range: SweepRange): SweepResult {
   if (options.prices.has(range.ingredient)) throw new ValidationError("price must not name the swept ingredient");
   if (!lookup(range.ingredient)) throw new ValidationError(`Unknown ingredient: ${range.ingredient}`);
   const candidates = candidatesOf(formula, lookup, options);

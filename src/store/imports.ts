@@ -84,28 +84,34 @@ export const writeIngredientImport = operation(function* (workspaceId: number, r
   return { added: rows.length - updated, updated };
 });
 
-/** One new row; its failure is handed back, not thrown, so that its chunk can tell which row was taken. */
-function* tryInsert(actor: Actor, row: IngredientRow, source: PriceSource) {
+/** One new row; its failure is noted in `failures` at its index before it goes on up. */
+function* insertRow(actor: Actor, row: IngredientRow, source: PriceSource, failures: unknown[], index: number) {
   try {
     yield* insertIngredient.steps(actor.workspaceId, row.input, source, row.updatedAt ?? actor.now, row.createdAt ?? actor.now);
-    return null;
   } catch (error) {
-    return error;
+    failures[index] = error;
+    throw error;
   }
 }
 
 /**
- * New rows sent together, then their `ingredient.added` events in order. A name added by someone else between the check and this write still rejects the whole file.
+ * New rows sent together, then their `ingredient.added` events in order. A name added by someone else
+ * between the check and this write still rejects the whole file. On SQLite the first failure stops the
+ * chunk: after some (a full disk) SQLite has ended the transaction, and a row written behind it would
+ * commit on its own.
  */
 function* insertChunk(actor: Actor, chunk: readonly IngredientRow[], source: PriceSource, events: boolean) {
   if (chunk.length === 0) return;
-  const failures = yield* all(...chunk.map((row) => tryInsert(actor, row, source)));
-  // On PostgreSQL one failure aborts the transaction and fails every statement behind it, those of
-  // earlier rows' history entries included: name the row that was taken, if one was.
-  const taken = failures.findIndex((failure) => failure !== null && isUniqueViolation(failure));
-  if (taken !== -1) throw addedWhileImporting(chunk[taken]!);
-  const failed = failures.find((failure) => failure !== null);
-  if (failed) throw failed;
+  const failures: unknown[] = [];
+  try {
+    yield* all(...chunk.map((row, i) => insertRow(actor, row, source, failures, i)));
+  } catch (error) {
+    // On PostgreSQL one failure aborts the transaction and fails every statement behind it, those of
+    // earlier rows' history entries included: name the row that was taken, if one was.
+    const taken = failures.findIndex((failure) => failure !== undefined && isUniqueViolation(failure));
+    if (taken !== -1) throw addedWhileImporting(chunk[taken]!);
+    throw error;
+  }
   if (events) yield* recordEvents.steps(chunk.map((row) => addedEvent(actor, row.input)));
 }
 

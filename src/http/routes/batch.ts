@@ -4,7 +4,7 @@
  */
 import { batchScales } from "../../optimize/batch-params.ts";
 import * as B from "../../schemas/batch.ts";
-import { openBody } from "../envelope.ts";
+import { openBodyJson } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
@@ -29,7 +29,7 @@ export const batchRoutes = [
       return ctx.cached(cacheKey("batch", ws, params.id, scales.size, scales.resolution, scales.micro?.resolution ?? null, scales.micro?.below ?? null), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const input = await batchInput(formula, scales, (name) => ctx.read.findIngredient(ws, name));
-        return openBody(await ctx.solver.run("batchSheet", input));
+        return openBodyJson(await ctx.solver.runJson("batchSheet", input));
       });
     },
   }),

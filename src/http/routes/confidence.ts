@@ -8,7 +8,7 @@ import { optimizeInput } from "../../optimize/optimize-task.ts";
 import type { OptimizeOptions } from "../../optimize/result.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import * as C from "../../schemas/confidence.ts";
-import { openBody } from "../envelope.ts";
+import { openBodyJson } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
@@ -38,7 +38,7 @@ export const confidenceRoutes = [
         const { found, options } = await candidateIngredients(ctx.read, ws, formula, asked, query.candidates);
         const input = optimizeInput(formula, (name) => found.get(name) ?? null, options);
         const sds = await ctx.read.variability(ws, input.ingredients.map((i) => i.name), since);
-        return openBody(await ctx.solver.run("confidenceCurve", { ...input, sds, from: query.from, to: query.to, points: query.points }));
+        return openBodyJson(await ctx.solver.runJson("confidenceCurve", { ...input, sds, from: query.from, to: query.to, points: query.points }));
       });
     },
   }),

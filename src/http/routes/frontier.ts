@@ -6,7 +6,7 @@ import { frontierInput } from "../../optimize/frontier-task.ts";
 import type { OptimizeOptions } from "../../optimize/result.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import * as Fr from "../../schemas/frontier.ts";
-import { openBody } from "../envelope.ts";
+import { openBodyJson } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
@@ -32,7 +32,7 @@ export const frontierRoutes = [
       return ctx.cached(cacheKey("frontier", ws, params.id, query.points, include, [...prices].sort(byName), query.includeOutOfStock, query.candidates), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const { found, options } = await candidateIngredients(ctx.read, ws, formula, asked, query.candidates);
-        return openBody(await ctx.solver.run("frontier", frontierInput(formula, (name) => found.get(name) ?? null, options, query.points)));
+        return openBodyJson(await ctx.solver.runJson("frontier", frontierInput(formula, (name) => found.get(name) ?? null, options, query.points)));
       });
     },
   }),

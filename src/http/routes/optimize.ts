@@ -15,7 +15,7 @@ import * as O from "../../schemas/optimize.ts";
 import * as C from "../../schemas/confidence.ts";
 import type { Reads } from "../../store/backend.ts";
 import type { IngredientDetail } from "../../store/ingredients.ts";
-import { openBody } from "../envelope.ts";
+import { openBody, openBodyJson } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute, type RequestContext } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
@@ -85,7 +85,7 @@ export const optimizeRoutes = [
         const formula = await ctx.read.requireFormula(ws, params.id);
         const { found, options } = await candidateIngredients(ctx.read, ws, formula, asked, query.candidates);
         const input = optimizeInput(formula, (name) => found.get(name) ?? null, options);
-        return openBody(query.confidence === null ? await ctx.solver.run("optimize", input) : await confidenceAnswer(ctx, ws, input, query.confidence, since!));
+        return query.confidence === null ? openBodyJson(await ctx.solver.runJson("optimize", input)) : openBody(await confidenceAnswer(ctx, ws, input, query.confidence, since!));
       });
     },
   }),

@@ -10,7 +10,7 @@ import { planInput } from "../../optimize/plan-input.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import { candidatesParam, maxCo2eParameter } from "../../schemas/optimize.ts";
 import * as P from "../../schemas/plans.ts";
-import { jsonReply, okBody, openBody } from "../envelope.ts";
+import { jsonReply, okBody, openBody, openBodyJson } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute } from "../route.ts";
 
@@ -99,7 +99,7 @@ export const planRoutes = [
       return ctx.cached(cacheKey("plan-optimize", ws, params.id, prices, query.includeOutOfStock, query.candidates, query.maxCo2e), async () => {
         const plan = await ctx.read.requirePlan(ws, params.id);
         const input = await planInput(plan, (id) => ctx.read.requireFormula(ws, id), await ctx.read.listIngredientDetails(ws), prices, { includeOutOfStock: query.includeOutOfStock, candidates: query.candidates, maxCo2e: query.maxCo2e });
-        return openBody(await ctx.solver.run("plan", input));
+        return openBodyJson(await ctx.solver.runJson("plan", input));
       });
     },
   }),

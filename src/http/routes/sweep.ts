@@ -7,7 +7,7 @@ import { sweepRange } from "../../optimize/sweep-params.ts";
 import { sweepInput } from "../../optimize/sweep-task.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
 import * as S from "../../schemas/sweep.ts";
-import { openBody } from "../envelope.ts";
+import { openBodyJson } from "../envelope.ts";
 import { cacheKey } from "../read-cache.ts";
 import { defineRoute } from "../route.ts";
 import { ID_PARAM } from "./formulas.ts";
@@ -36,7 +36,7 @@ export const sweepRoutes = [
       return ctx.cached(cacheKey("sweep", ws, params.id, range.ingredient, range.from, range.to, range.points, include, [...prices].sort(byName), query.includeOutOfStock), async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const ingredients = await ingredientsFor(ctx.read, ws, formula, { ...options, include: [...include, range.ingredient] });
-        return openBody(await ctx.solver.run("sweep", sweepInput(formula, (name) => ingredients.get(name) ?? null, options, range)));
+        return openBodyJson(await ctx.solver.runJson("sweep", sweepInput(formula, (name) => ingredients.get(name) ?? null, options, range)));
       });
     },
   }),
