@@ -1,8 +1,8 @@
 /**
  * The admin commands' seam: named store operations without a connection, so a command reads and writes
- * the same way whichever backend holds the data (docs/decisions.md#postgresql). SQLite's are the store's
- * own synchronous functions (writes each in one `transaction()`); PostgreSQL's are their async twins in
- * src/store/pg/, typed here against the same names (`PgAdminOps`) and loaded only for a `postgres://` URL.
+ * the same way whichever backend holds the data (docs/decisions.md#postgresql). One table of operations
+ * written once, bound to an SQLite file here (writes each in one `transaction()`, synchronous) or to a
+ * PostgreSQL pool by ./pg.ts (each write one `writeTransaction`; loaded only for a `postgres://` URL).
  */
 import type { Database } from "bun:sqlite";
 import { operations } from "../store/bind.ts";
@@ -24,7 +24,7 @@ import { createWebhook, listWebhooks, pendingCount, removeWebhook, requireWebhoo
 import { createWorkspace, listWorkspaces, requireWorkspace } from "../store/workspaces.ts";
 import type { importAnalyses, importFormulas, importIngredients, importNutrients, importPrices } from "./imports.ts";
 
-/** Reads: no transaction. Add a read here (and its PostgreSQL twin: the compiler asks for it). */
+/** Reads: no transaction. Add a read here: both backends get it. */
 const READS = {
   listWorkspaces,
   requireWorkspace,
@@ -96,25 +96,29 @@ export type AdminStore = { [K in keyof Ops]: (...args: Rest<Ops[K]>) => Awaitabl
   close(): Promise<void>;
 };
 
-/** What the PostgreSQL implementation provides: every operation, async, on a connection or transaction. */
-export type PgAdminOps = {
-  [K in keyof Ops]: (sql: SQL, ...args: Rest<Ops[K]>) => Promise<Result<Ops[K]>>;
-};
-/** Which of the PostgreSQL operations run in a transaction of the seam's making. */
-export const ADMIN_WRITES: ReadonlySet<string> = new Set(Object.keys(WRITES));
+/** The one table both backends bind: reads, and writes (each in a transaction of the binding's making); `withWhole` adds the whole operations. */
+export const ADMIN_OPERATIONS = { reads: READS, writes: WRITES };
+
+/**
+ * The named operations bound to a connection, the whole ones added (loaded when called), and close.
+ * @example withWhole(db, bound, async () => closeDatabase(db))
+ */
+export function withWhole<C extends Database | SQL>(conn: C, bound: Record<string, unknown>, close: () => Promise<void>): AdminStore {
+  const store: Record<string, unknown> = { ...bound, close };
+  for (const [name, load] of Object.entries(WHOLE) as [string, () => Promise<(conn: C, ...args: unknown[]) => unknown>][]) {
+    store[name] = async (...args: unknown[]) => (await load())(conn, ...args);
+  }
+  return store as unknown as AdminStore;
+}
 
 /**
  * The admin store over an open SQLite file.
  * @example const store = sqliteAdmin(openDatabase("feedbase.db", { create: false }))
  */
 export function sqliteAdmin(db: Database): AdminStore {
-  const store = {
+  const bound = {
     ...operations<Database>(READS, (fn) => (...args) => fn(db, ...args)),
     ...operations<Database>(WRITES, (fn) => (...args) => transaction(db, () => fn(db, ...args) as never)),
-    close: async () => closeDatabase(db),
   };
-  for (const [name, load] of Object.entries(WHOLE) as [string, () => Promise<(db: Database, ...args: unknown[]) => unknown>][]) {
-    (store as Record<string, unknown>)[name] = async (...args: unknown[]) => (await load())(db, ...args);
-  }
-  return store as unknown as AdminStore;
+  return withWhole(db, bound, async () => closeDatabase(db));
 }
