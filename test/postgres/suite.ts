@@ -111,6 +111,7 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
 
 /** Touch no stored data (pure functions, documents, the source tree): one run, in make test, says all. */
 export const NO_DATA: Readonly<Record<string, string>> = {
+  "test/heap-trim.test.ts": "the heap trim's rule (when a full collection runs, how its slack grows), on an injected clock and memory reading",
   "test/demo-data.test.ts": "the demo's CSV files",
   "test/formula-math.test.ts": "rounding and formula arithmetic",
   "test/failures.test.ts": "the failure table: statuses, command lines and exit codes, the OpenAPI texts, the rate-limit fields",
