@@ -20,7 +20,7 @@ import { integerRows, limitsCheck, UNITS_PER_PERCENT, WHOLE_MIX } from "./limits
 import { solveLp } from "./lp.ts";
 import { inMix, type LeastCostProblem } from "./model.ts";
 import { lpOf } from "./solve.ts";
-import { cheapestRounding } from "./window-rounding.ts";
+import { cheapestRounding, tooLarge } from "./window-rounding.ts";
 
 /** Searches again after a ratio kept exactly but not on its shown levels: each pulls that row further in. */
 const SHOWN_PULLS = 4;
@@ -28,14 +28,15 @@ const SHOWN_PULLS = 4;
 const MARGIN_TRIES = 5;
 
 /**
- * Grid units (1e-4 %) per candidate of the rounded optimum: integers, Σ = 1,000,000.
+ * Grid units (1e-4 %) per candidate of the rounded optimum: integers, Σ = 1,000,000. Without
+ * `cheapest`, no search: plain rounding, else the LP pulled in (chance-rounding.ts, past its first try).
  * @example Array.from(roundedMix(highs, problem, solution.x), (u) => u / 10_000) // [61.2345, 38.7655]
  */
-export function roundedMix(highs: Highs, problem: LeastCostProblem, x: ArrayLike<number>): Int32Array {
+export function roundedMix(highs: Highs, problem: LeastCostProblem, x: ArrayLike<number>, options: { cheapest: boolean } = { cheapest: true }): Int32Array {
   const check = limitsCheck(problem);
-  const rows = integerRows(problem);
+  const rows = !options.cheapest || tooLarge(problem, x) ? [] : integerRows(problem);
   const pulls = rows.map(() => 0n);
-  for (let attempt = 0; attempt <= SHOWN_PULLS; attempt++) {
+  for (let attempt = 0; attempt <= SHOWN_PULLS && rows.length > 0; attempt++) {
     const cheapest = cheapestRounding(highs, problem, rows, x);
     if (cheapest === null) break;
     const broken = check.breaks(cheapest);
