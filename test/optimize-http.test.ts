@@ -181,6 +181,36 @@ describe("GET /v1/formulas/:id/optimize", () => {
     }
   });
 
+  test("what-ifs on one formula share its input, kept for the data's generation: a write replaces it", async () => {
+    const m = await startTestServer({ metrics: { token: null } });
+    const store = await openTestStore(m.dataPath);
+    try {
+      await store.seedDemo("2026-11-23T08:00:00.000Z");
+      const [key, writer] = [m.key(), m.key({ write: true })];
+      const kept = async () => Number(/^feedbase_read_cache_bytes\{cache="inputs"\} (\S+)$/m.exec(await (await fetch(m.url + "/metrics")).text())?.[1]);
+      const whatIf = async (price: number) => {
+        const res = await m.request("GET", `/v1/formulas/layer-phase-1/optimize?price=Maize%3D${price}`, { key });
+        expect(res.status).toBe(200);
+        return (await res.json()).data as OptimizeResult;
+      };
+      const cheap = await whatIf(100);
+      const held = await kept();
+      expect(held).toBeGreaterThan(0);
+      const dear = await whatIf(400);
+      // The second what-if found the first one's input: nothing more is kept.
+      expect(await kept()).toBe(held);
+      expect(dear.current.cost).toBeGreaterThan(cheap.current.cost);
+      const other = cheap.current.ingredients.find((i) => i.name !== "Maize" && i.percent > 0)!;
+      expect((await m.request("PUT", `/v1/prices/${encodeURIComponent(other.name)}`, { key: writer, body: { price: other.price + 100 } })).status).toBe(200);
+      const after = await whatIf(100);
+      expect(after.current.ingredients.find((i) => i.name === other.name)!.price).toBe(other.price + 100);
+      expect(after.current.cost).toBeGreaterThan(cheap.current.cost);
+    } finally {
+      await store.close();
+      await m.stop();
+    }
+  });
+
   test("HEAD answers like GET without a body", async () => {
     const res = await t.request("HEAD", "/v1/formulas/broiler-starter/optimize", { key: read });
     expect(res.status).toBe(200);
