@@ -24,11 +24,7 @@ import { ID_PARAM } from "./formulas.ts";
 export async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions): Promise<Map<string, IngredientDetail>> {
   // Every name of `include` is a candidate (an unknown one is refused): too many is refused before reading them.
   checkSolveSize({ candidates: options.include.length, limits: 0, ratios: 0 });
-  const found = new Map<string, IngredientDetail>();
-  for (const name of candidateNamesOf(formula, options)) {
-    const detail = await read.findIngredient(ws, name);
-    if (detail) found.set(name, detail);
-  }
+  const found = await read.findIngredients(ws, candidateNamesOf(formula, options));
   refuseUnknown(found, options);
   return found;
 }
