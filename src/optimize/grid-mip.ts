@@ -1,6 +1,7 @@
 /**
- * The mixed-integer program of a batch sheet on one HiGHS model (docs/decisions.md#batch-sheets), for
- * when grid-branch.ts gives up, and for the nearest amounts when no whole steps keep every limit:
+ * The mixed-integer program of a batch sheet on one HiGHS model (docs/decisions.md#batch-sheets; a
+ * sheet tries grid-branch.ts first and comes here when it gives up, or for the nearest amounts when no
+ * whole steps keep every limit), also the rounding's window search (window-rounding.ts):
  * columns n_i (whole steps of line i) and d_i ≥ |kg_i − exact kg_i| (the deviation, in units of
  * 10^-scale kg), rows Σ kg = size, the limits (when kept) and two rows per d_i. Objectives change
  * between stages and each stage's optimum becomes a row of the next, so the answer is the
