@@ -20,6 +20,7 @@ import s11 from "./migrations/sqlite/011-plans.sql" with { type: "text" };
 import s12 from "./migrations/sqlite/012-nutrients.sql" with { type: "text" };
 import s13 from "./migrations/sqlite/013-analyses.sql" with { type: "text" };
 import s14 from "./migrations/sqlite/014-event-numbers.sql" with { type: "text" };
+import s15 from "./migrations/sqlite/015-events-without-ingredient-index.sql" with { type: "text" };
 import p1 from "./migrations/pg/001-workspaces-keys-ingredients.sql" with { type: "text" };
 import p2 from "./migrations/pg/002-formulas.sql" with { type: "text" };
 import p3 from "./migrations/pg/003-webhooks-deliveries.sql" with { type: "text" };
@@ -34,6 +35,7 @@ import p11 from "./migrations/pg/011-plans.sql" with { type: "text" };
 import p12 from "./migrations/pg/012-nutrients.sql" with { type: "text" };
 import p13 from "./migrations/pg/013-analyses.sql" with { type: "text" };
 import p14 from "./migrations/pg/014-event-numbers.sql" with { type: "text" };
+import p15 from "./migrations/pg/015-events-without-ingredient-index.sql" with { type: "text" };
 
 /** One step: its file name (the same in both folders) and its SQL in each dialect. */
 export interface MigrationStep {
@@ -57,6 +59,7 @@ export const MIGRATION_STEPS: readonly MigrationStep[] = [
   { name: "012-nutrients", sqlite: s12, pg: p12 },
   { name: "013-analyses", sqlite: s13, pg: p13 },
   { name: "014-event-numbers", sqlite: s14, pg: p14 },
+  { name: "015-events-without-ingredient-index", sqlite: s15, pg: p15 },
 ];
 
 /** The schema version this build brings a database to, on either backend. */

@@ -15,15 +15,20 @@ export const sqliteEvents: SqliteStatements<EventStatements> = {
         )
         .run(event.workspaceId, event.type, event.ingredient, JSON.stringify(event.payload), event.keyId, event.now).lastInsertRowid,
     ),
+  // Sorted here rather than by ORDER BY id: SQLite opens a sorter for that even when no webhook matches,
+  // about 6 µs of every price change (webhooks_by_workspace holds rowids, not ids). Ids are ASCII, so
+  // sort()'s order is SQLite's BINARY order.
   subscribers: (db, workspaceId, type) =>
     (
       db
         .query(
           `SELECT id FROM webhooks
-           WHERE workspace_id = ?1 AND enabled = 1 AND ((events IS NULL AND ?3 = 0) OR instr(',' || events || ',', ',' || ?2 || ',') > 0) ORDER BY id`,
+           WHERE workspace_id = ?1 AND enabled = 1 AND ((events IS NULL AND ?3 = 0) OR instr(',' || events || ',', ',' || ?2 || ',') > 0)`,
         )
         .all(workspaceId, type, OPT_IN_EVENTS.includes(type) ? 1 : 0) as { id: string }[]
-    ).map((row) => row.id),
+    )
+      .map((row) => row.id)
+      .sort(),
   insertDeliveries: (db, event, webhooks) => {
     const insert = db.query(
       `INSERT INTO deliveries (id, webhook_id, event_id, ingredient, status, attempts, next_attempt_at, created_at, updated_at)
