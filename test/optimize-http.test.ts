@@ -85,9 +85,12 @@ describe("GET /v1/formulas/:id/optimize", () => {
     const before = base.optimized!.ingredients.find((i) => i.name === "Maize")!.percent;
     const after = r.optimized!.ingredients.find((i) => i.name === "Maize")?.percent ?? 0;
     expect(after).toBeLessThan(before);
-    // Inside the range the composition holds.
+    // Inside the range the composition holds: the same optimum, rounded to the grid at each answer's own
+    // prices (the cheapest rounding depends on them), so each percent within the rounding's window of it
+    // twice over (broiler-starter's narrowest window with a mix keeping every limit is 0.003 %).
     const inside = await optimize("broiler-starter", `?price=Maize%3D${maize.priceHigh! - 1}`);
-    expect(inside.optimized!.ingredients.map((i) => [i.name, i.percent])).toEqual(base.optimized!.ingredients.map((i) => [i.name, i.percent]));
+    expect(inside.optimized!.ingredients.map((i) => i.name)).toEqual(base.optimized!.ingredients.map((i) => i.name));
+    inside.optimized!.ingredients.forEach((i, k) => expect({ name: i.name, near: Math.abs(i.percent - base.optimized!.ingredients[k]!.percent) <= 0.006 }).toEqual({ name: i.name, near: true }));
     const stored = (await (await get("/v1/prices/Maize")).json()).data;
     expect(stored.price).toBe(base.current.ingredients.find((i) => i.name === "Maize")!.price);
   });
