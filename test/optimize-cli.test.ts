@@ -21,6 +21,17 @@ beforeAll(async () => {
     id: "impossible", name: "Impossible", species: "Poultry", subcategory: "Test", batchSize: 1000,
     ingredients: [{ name: "Maize", percent: 100 }], constraints: { nutrients: [{ key: "CP", min: 70, max: null }] },
   }])), { replace: false, now: "2026-11-23T09:00:00.000Z" });
+  await store.importIngredients(1, JSON.stringify([
+    { name: "Maize (trial)", category: "Cereals", price: 202, nutrients: { CP: 7.2, ME_poultry: 3321, Ca: 0.02 } },
+    { name: "Soybean meal (trial)", category: "Protein meals", price: 435, nutrients: { CP: 45.9, ME_poultry: 2265, Ca: 0.3 } },
+    { name: "Wheat bran (trial)", category: "Cereal by-products", price: 190, nutrients: { CP: 15.7, ME_poultry: 1361, Ca: 0.1 } },
+    { name: "Limestone (trial)", category: "Minerals", price: 60, nutrients: { Ca: 38 } },
+  ]), "json", { update: false, now: "2026-11-23T09:00:00.000Z" });
+  await store.importFormulas(1, readFormulaFile(JSON.stringify([{
+    id: "rounding-trial", name: "Rounding trial", species: "Poultry", subcategory: "Test", batchSize: 1000,
+    ingredients: [{ name: "Maize (trial)", percent: 60 }, { name: "Soybean meal (trial)", percent: 27 }, { name: "Wheat bran (trial)", percent: 11 }, { name: "Limestone (trial)", percent: 2 }],
+    constraints: { nutrients: [{ key: "CP", min: 18.5, max: null }, { key: "ME_poultry", min: 2734, max: null }, { key: "Ca", min: 0.9, max: null }] },
+  }])), { replace: false, now: "2026-11-23T09:00:00.000Z" });
   await store.close();
 });
 afterAll(() => tmp.cleanup());
@@ -91,6 +102,16 @@ describe("feedbase formula optimize", () => {
       const again = JSON.parse((await fb("formula", "optimize", `${id}-lc`, "--json")).stdout);
       expect({ id, saving: again.saving }).toEqual({ id, saving: { perBatch: 0, perTon: 0, percent: 0 } });
     }
+  });
+
+  test("the mix shown is the cheapest rounding within 0.001 % of the optimum, even where plain rounding keeps every limit", async () => {
+    // The optimum is 59.05951… / 26.98237… / 11.86503… / 2.09309… %. Plain rounding, 59.0595 / 26.9824 /
+    // 11.8650 / 2.0931, keeps every limit (CP 18.5000106, ME 2734.000005, Ca 0.9000021) and costs 260.472990 per
+    // tonne; it was shown before. The mix below keeps them too (CP 18.5000009, ME 2734.000147, Ca 0.90007802),
+    // each percent within 0.001 of the optimum, and costs 260.472987: the cheapest of that window (both figures Σ price × percent / 100).
+    const json = JSON.parse((await fb("formula", "optimize", "rounding-trial", "--json")).stdout);
+    const mix = Object.fromEntries(json.optimized.ingredients.map((i: { name: string; percent: number }) => [i.name, i.percent]));
+    expect(mix).toEqual({ "Maize (trial)": 59.0596, "Soybean meal (trial)": 26.9825, "Wheat bran (trial)": 11.8646, "Limestone (trial)": 2.0933 });
   });
 
   test("an infeasible formula: the report names the conflicts, and --save-as is refused (exit 1)", async () => {

@@ -232,6 +232,7 @@ class HttpApp {
       write: state.mayShareCommit ? backend.batchedWrite : backend.write,
       cached: (k, build, options) =>
         this.cachedReply({ generation, key: k, build, timestamp: options === undefined ? timestamp : undefined, etag, ifNoneMatch, keep, beforeWork: () => this.countDeferred(state) }),
+      kept: async (k, build) => this.caches.inputs.peek(generation, k) ?? this.caches.inputs.put(generation, k, await build()),
       readiness: this.options.readiness,
       metrics: this.options.metrics?.endpoint ?? null,
       solver: this.options.solver,

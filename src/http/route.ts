@@ -40,6 +40,11 @@ export interface OpenContext {
    * request's `timestamp` unless `timestamp: false` (the price list, as the spec has it).
    */
   cached(key: string, build: () => string | Promise<string>, options?: { timestamp: false }): Reply | Promise<Reply>;
+  /**
+   * Text derived from the data only (a solve's input as JSON), built on a miss and kept while the data
+   * is unchanged, like `cached`'s bodies: what-ifs on one formula read and serialize it once.
+   */
+  kept(key: string, build: () => Promise<string>): Promise<string>;
   /** The readiness checks that fail now (src/http/readiness.ts); empty when the service is ready. */
   readiness(): Promise<string[]>;
   /** `GET /metrics`, or null when serve runs without --metrics. */

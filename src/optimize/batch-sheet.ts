@@ -11,6 +11,7 @@ import { add, atScale, compare, gcd, mul } from "./decimal-ops.ts";
 import { decimalOf, type Decimal } from "./exact.ts";
 import { achievedNutrients, round, type FormulaConstraints } from "../domain/formula-math.ts";
 import { ValidationError } from "../domain/errors.ts";
+import { branchGrid } from "./grid-branch.ts";
 import { gridMip } from "./grid-mip.ts";
 import { gridRows, missedBounds, type GridRow } from "./grid-rows.ts";
 import { limitTarget, type FormulaLimitTarget } from "./limit-target.ts";
@@ -90,11 +91,14 @@ export function batchSheet(highs: Highs, input: BatchSheetInput): BatchSheet {
   const cost = costs.map((c) => (g === 0n ? 0n : c / g));
   const nameOrder = lines.map((_, i) => i).sort((a, b) => byBytes(lines[a]!.name, lines[b]!.name));
 
+  const found = branchGrid({ rows, cost, most, steps, exact, nameOrder });
+  if (found?.status === "optimal") return shape(input, lines, rows, found.n, steps, scale, "optimal");
   let status: BatchSheet["status"] = "optimal";
-  let mip = gridMip(highs, rows, steps, exact, most);
+  // No answer from our own search (numerical trouble or too many nodes), or no whole steps meet every limit: HiGHS.
+  let mip = gridMip(highs, found === null ? rows : rows.slice(0, 1), steps, exact, most);
   let n: bigint[];
   try {
-    const cheapest = mip.minimiseCost(cost);
+    const cheapest = found === null ? mip.minimiseCost(cost) : null;
     if (cheapest !== null) {
       mip.capCost(cost, cheapest.reduce((sum, v, i) => sum + v * cost[i]!, 0n));
       n = mip.largestInOrder(nameOrder, mip.minimiseDeviation(cheapest)!);
@@ -102,8 +106,10 @@ export function batchSheet(highs: Highs, input: BatchSheetInput): BatchSheet {
       if (missed.length > 0) throw new Error(`a batch sheet of ${input.id} missed ${missed.length} limits on whole steps`);
     } else {
       status = "infeasible";
-      mip.dispose();
-      mip = gridMip(highs, rows.slice(0, 1), steps, exact, most);
+      if (found === null) {
+        mip.dispose();
+        mip = gridMip(highs, rows.slice(0, 1), steps, exact, most);
+      }
       const nearest = mip.minimiseDeviation();
       if (nearest === null) throw new ValidationError("No amounts in these steps sum to size: give a resolution that divides size");
       n = mip.largestInOrder(nameOrder, nearest);

@@ -1,5 +1,7 @@
 /**
- * The mixed-integer program of a batch sheet on one HiGHS model (docs/decisions.md#batch-sheets):
+ * The mixed-integer program of a batch sheet on one HiGHS model (docs/decisions.md#batch-sheets; a
+ * sheet tries grid-branch.ts first and comes here when it gives up, or for the nearest amounts when no
+ * whole steps keep every limit), also the rounding's window search (window-rounding.ts):
  * columns n_i (whole steps of line i) and d_i ≥ |kg_i − exact kg_i| (the deviation, in units of
  * 10^-scale kg), rows Σ kg = size, the limits (when kept) and two rows per d_i. Objectives change
  * between stages and each stage's optimum becomes a row of the next, so the answer is the
@@ -25,7 +27,15 @@ const MIP_OPTIONS = {
  */
 const TIE_OPTIONS = { presolve: "off" } as const;
 
+/** A cap on one run (the rounding's: a search must not hold up an answer); a run it stops keeps the best amounts found. */
+export interface MipGuard {
+  mip_max_nodes: number;
+  time_limit: number;
+}
+
 export interface GridMip {
+  /** Whether the last run proved its answer (false: the guard stopped it; its answer, if any, is only the best found). */
+  readonly proven: boolean;
   /** Minimise Σ cost_i × n_i; null when no whole steps meet the rows. */
   minimiseCost(cost: readonly bigint[]): bigint[] | null;
   /** Keep Σ cost_i × n_i ≤ bound from now on. */
@@ -41,7 +51,7 @@ export interface GridMip {
  * @param steps per line, in units (integers) of 10^-scale kg; `exact` the exact amounts in the same units.
  * @example const mip = gridMip(highs, rows, [5n, 5n], [43n, 57n], [20n, 20n]); try { mip.minimiseCost([228n, 455n]) } finally { mip.dispose() }
  */
-export function gridMip(highs: Highs, rows: readonly GridRow[], steps: readonly bigint[], exact: readonly bigint[], most: readonly bigint[]): GridMip {
+export function gridMip(highs: Highs, rows: readonly GridRow[], steps: readonly bigint[], exact: readonly bigint[], most: readonly bigint[], guard?: MipGuard): GridMip {
   const m = steps.length;
   const inf = highs.infinity;
   const model: Model = highs.createModel();
@@ -81,7 +91,8 @@ export function gridMip(highs: Highs, rows: readonly GridRow[], steps: readonly 
       model.addRow(Number(exact[i]!), inf, { indices: Int32Array.from([i, m + i]), values: Float64Array.from([Number(steps[i]!), 1]) });
     }
   };
-  model.options.set(MIP_OPTIONS);
+  model.options.set(guard ? { ...MIP_OPTIONS, ...guard } : MIP_OPTIONS);
+  let proven = true;
 
   const objective = (cost: ArrayLike<number>) => model.changeColsCost({ kind: "range", from: 0, to: width - 1 }, Float64Array.from({ length: width }, (_, j) => cost[j] ?? 0));
   const run = (start?: readonly bigint[]): bigint[] | null => {
@@ -92,8 +103,15 @@ export function gridMip(highs: Highs, rows: readonly GridRow[], steps: readonly 
     }
     model.run();
     const status = model.getModelStatus();
-    if (status === highs.constants.modelStatus.infeasible) return null;
-    if (status !== highs.constants.modelStatus.optimal) throw new Error(`HiGHS ended a batch sheet with model status ${status}`);
+    const { modelStatus } = highs.constants;
+    proven = status === modelStatus.optimal || status === modelStatus.infeasible;
+    if (status === modelStatus.infeasible) return null;
+    if (!proven) {
+      // mip_max_nodes stops a run with "solution limit".
+      const stopped = guard !== undefined && (status === modelStatus.timeLimit || status === modelStatus.solutionLimit);
+      if (!stopped) throw new Error(`HiGHS ended a grid program with model status ${status}`);
+      if (model.info.get("primal_solution_status") !== highs.constants.solutionStatus.feasible) return null;
+    }
     const x = model.getSolution().colValue;
     return Array.from({ length: m }, (_, i) => BigInt(Math.round(x[i]!)));
   };
@@ -103,6 +121,9 @@ export function gridMip(highs: Highs, rows: readonly GridRow[], steps: readonly 
   }, 0n);
 
   return {
+    get proven() {
+      return proven;
+    },
     minimiseCost(cost) {
       objective(cost.map(Number));
       return run();

@@ -30,7 +30,7 @@ export interface GridRow {
 const valueOf = (nutrients: Readonly<Record<string, number>>, key: string) => (Object.hasOwn(nutrients, key) ? nutrients[key]! : 0);
 
 /** One limit as decimals: coefficients per line and its bounds, all already multiplied by size. */
-interface DecimalRow {
+export interface DecimalRow {
   limit: FormulaLimit | null;
   coefficients: Decimal[];
   lower: Decimal | null;
@@ -73,7 +73,8 @@ export function gridRows(lines: readonly GridLine[], size: number, constraints: 
   return rows.map(integerRow);
 }
 
-function integerRow(row: DecimalRow): GridRow {
+/** The row scaled to integers and divided by the coefficients' greatest common divisor, each bound rounded inward. */
+export function integerRow(row: DecimalRow): GridRow {
   const scale = Math.max(...row.coefficients.map((c) => c.scale), row.lower?.scale ?? 0, row.upper?.scale ?? 0);
   const ints = row.coefficients.map((c) => atScale(c, scale));
   const g = gcd(ints);

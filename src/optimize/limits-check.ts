@@ -5,7 +5,9 @@
  * them. A mix that passes is saved without a warning.
  */
 import { achievedNutrients, checkConstraints, type FormulaConstraints, type RatioBound } from "../domain/formula-math.ts";
+import { add, mul } from "./decimal-ops.ts";
 import { compareRatio, compareWeighted, decimalOf, type Decimal } from "./exact.ts";
+import { integerRow, type GridRow } from "./grid-rows.ts";
 import type { LeastCostProblem, Limit } from "./model.ts";
 
 /** Grid units per percent: a rounded percent is an integer number of 0.0001 %. */
@@ -75,6 +77,42 @@ export function limitsCheck(problem: LeastCostProblem): LimitsCheck {
       return found;
     },
   };
+}
+
+/**
+ * Every row of a problem as exact integers, one per row (row 0, the grid's own sum, and any row that is
+ * no limit have no bounds): the decimal row scaled to integers and divided by the coefficients' greatest
+ * common divisor, so the activity of whole units is an integer and a bound rounds inward (⌈⌉ for a min,
+ * ⌊⌋ for a max) without losing or admitting a mix. A ratio row is Σ (numerator − limit × denominator) × units against 0.
+ * @example integerRows(problem)[1] // { limit: null, coefficients: [85n, 485n], lower: 245000000n, upper: null } (CP ≥ 24.5)
+ */
+export function integerRows(problem: LeastCostProblem): GridRow[] {
+  const { candidates } = problem;
+  const values = (key: string) => candidates.map((c) => (Object.hasOwn(c.nutrients, key) ? decimalOf(c.nutrients[key]!) : ZERO));
+  return problem.rows.map((row) => {
+    const limit = row.limit;
+    if (limit === null) return { limit: null, coefficients: candidates.map(() => 0n), lower: null, upper: null };
+    if (limit.kind === "ratio") {
+      const l = decimalOf(limit.limit);
+      const a = values(limit.numerator);
+      const b = values(limit.denominator);
+      const weights = a.map((v, j) => {
+        const lb = mul(l, b[j]!);
+        return add(v, { digits: -lb.digits, scale: lb.scale });
+      });
+      return integral(weights, 0, Number.isFinite(row.lower) ? ZERO : null, Number.isFinite(row.upper) ? ZERO : null);
+    }
+    const [weights, scale] = weightsOf(limit, candidates, values);
+    const min = limit.kind === "co2e" || limit.min === null ? null : decimalOf(limit.min);
+    const max = limit.max === null || !Number.isFinite(limit.max) ? null : decimalOf(limit.max);
+    return integral(weights, scale, min, max);
+  });
+}
+
+/** A decimal row Σ weights × units against bounds × 10^unitScale, as grid-rows.ts makes it integral. */
+function integral(weights: Decimal[], unitScale: number, min: Decimal | null, max: Decimal | null): GridRow {
+  const times = (d: Decimal | null) => (d === null ? null : mul(d, { digits: 10n ** BigInt(unitScale), scale: 0 }));
+  return integerRow({ limit: null, coefficients: weights, lower: times(min), upper: times(max) });
 }
 
 /**

@@ -42,7 +42,16 @@ export function optimizeInput(formula: FormulaToOptimize, lookup: (name: string)
   });
   checkSize(formula, ingredients.length);
   // `others` (candidates=all) is already in `ingredients`: the worker needs no second copy of the names.
-  return { formula, ingredients, include: [...options.include, ...(options.others ?? [])], prices: [...options.prices], includeOutOfStock: options.includeOutOfStock, maxCo2e: options.maxCo2e ?? null };
+  return { formula, ingredients, include: [...options.include, ...(options.others ?? [])], ...whatIfInput(options) };
+}
+
+/**
+ * The part of the input that the what-ifs' values change; the rest depends only on the data and the
+ * candidates' names, so the HTTP route keeps it, serialized, for the data's generation.
+ * @example whatIfInput({ include: [], prices: new Map([["Maize", 180]]), includeOutOfStock: false }) // { prices: [["Maize", 180]], includeOutOfStock: false, maxCo2e: null }
+ */
+export function whatIfInput(options: OptimizeOptions): Pick<OptimizeInput, "prices" | "includeOutOfStock" | "maxCo2e"> {
+  return { prices: [...options.prices], includeOutOfStock: options.includeOutOfStock, maxCo2e: options.maxCo2e ?? null };
 }
 
 /**

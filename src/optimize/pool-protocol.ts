@@ -11,6 +11,8 @@ export interface ToWorker {
   id: number;
   kind: string;
   input: unknown;
+  /** The input's bulk as JSON text, kept by the caller across requests; `input` is laid over it. Null: `input` is all. */
+  base: string | null;
   /** Answer with the output's JSON text (what an HTTP answer is made of) rather than the output. */
   json: boolean;
 }

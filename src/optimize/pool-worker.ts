@@ -37,9 +37,10 @@ highs.then(
 );
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
-  const { id, kind, input, json } = event.data;
+  const { id, kind, input, base, json } = event.data;
   try {
-    const output = runTask(await highs, kind as TaskKind, input as never);
+    const whole = base === null ? input : { ...JSON.parse(base), ...(input as object) };
+    const output = runTask(await highs, kind as TaskKind, whole as never);
     post({ type: "done", id, output: json ? JSON.stringify(output) : output });
   } catch (error) {
     post({ type: "failed", id, cause: causeOf(error), message: (error as Error)?.message ?? String(error), stack: String((error as Error)?.stack ?? error) });

@@ -29,6 +29,12 @@ export interface Solver {
    * the output on the event loop (a structured clone) only to serialize it there.
    */
   runJson<K extends TaskKind>(kind: K, input: TaskInput<K>): Promise<string>;
+  /**
+   * `runJson` with the input's bulk already JSON text (kept between requests, e.g. a formula and its
+   * candidates): the worker parses it and lays `rest` over it, so the event loop neither builds nor
+   * clones the bulk again (a structured clone of a 60-candidate input cost it about 1 ms).
+   */
+  runJsonOver<K extends TaskKind>(kind: K, base: string, rest: Partial<TaskInput<K>>): Promise<string>;
   /** How many tasks run at once (a worklist sends no more at a time). */
   readonly size: number;
   stats(): PoolStats;
@@ -50,6 +56,7 @@ interface Job {
   id: number;
   kind: string;
   input: unknown;
+  base: string | null;
   json: boolean;
   resolve(output: unknown): void;
   reject(error: unknown): void;
@@ -109,11 +116,15 @@ export class SolverPool implements Solver {
     return this.submit(kind, input, true) as Promise<string>;
   }
 
-  private submit(kind: TaskKind, input: unknown, json: boolean): Promise<unknown> {
+  runJsonOver<K extends TaskKind>(kind: K, base: string, rest: Partial<TaskInput<K>>): Promise<string> {
+    return this.submit(kind, rest, true, base) as Promise<string>;
+  }
+
+  private submit(kind: TaskKind, input: unknown, json: boolean, base: string | null = null): Promise<unknown> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new SolverUnavailable("Solver stopped", QUEUE_RETRY_AFTER));
       if (this.queue.length >= this.options.maxQueue) return reject(new SolverUnavailable(QUEUE_FULL, QUEUE_RETRY_AFTER));
-      this.queue.push({ id: ++this.nextId, kind, input, json, resolve, reject });
+      this.queue.push({ id: ++this.nextId, kind, input, base, json, resolve, reject });
       this.start();
       this.pump();
     });
@@ -198,7 +209,7 @@ export class SolverPool implements Solver {
         this.options.logger.log("warn", "solver time limit exceeded; worker replaced", { task: job.kind, timeoutMs: this.options.timeoutMs });
         this.replace(member, new SolverUnavailable(TIME_LIMIT_EXCEEDED, Math.max(1, Math.ceil(this.options.timeoutMs / 1000))));
       }, this.options.timeoutMs);
-      const message: ToWorker = { id: job.id, kind: job.kind, input: job.input, json: job.json };
+      const message: ToWorker = { id: job.id, kind: job.kind, input: job.input, base: job.base, json: job.json };
       member.worker.postMessage(message);
     }
   }

@@ -2,39 +2,49 @@
  * The optimum as people see and save it (docs/decisions.md#least-cost-formulation): percents on the
  * 0.0001 grid summing to exactly 100 that keep every limit, judged exactly (limits-check.ts).
  *
- * Plain rounding (each percent to 4 decimals, the sum then made 100 by moving the units whose rounding
- * was closest to going the other way) is kept when it keeps every limit. When it breaks one (it mostly
- * does: an optimum sits on its binding limits, and rounding goes either way), the problem is solved
- * again with every bound pulled inward by a margin (reachOf), and that optimum is rounded plainly;
- * while a bound is still broken every margin doubles, past the most plain rounding can move a row,
- * where every limit holds by construction. The cost is a little above the optimum's (0.0005 to 0.16 per ton on the demo).
- * HiGHS's own MIP solver would find the cheapest grid mix, but its WebAssembly build spends about
- * 100 ms setting up each run, more than a whole optimization may take.
- * Where a bound cannot be pulled in (a fixed level: min = max), a small integer program on the grid
- * (grid-search.ts) looks for the cheapest mix within 0.001 % of each unrounded percent, then 0.01 %;
- * past that the rounding that breaks the fewest limits stands (they are then reported as a saved mix's warnings are).
+ * The cheapest such mix within 0.001 % of each unrounded percent, ties to the nearest, the window
+ * widening 0.001 % at a time while it holds none (window-rounding.ts, a small integer program). A ratio
+ * kept exactly but shown below its limit on the levels rounded to 4 decimals (as a saved formula's
+ * warnings read it) has its row pulled past that mix, further each time, and the search runs again.
+ * Where the search cannot answer (no mix within 0.1 %, a formula too large for it, or its guard stops
+ * it first), plain rounding (each percent to 4 decimals, the sum then made 100 by moving the units whose
+ * rounding was closest to going the other way) when it keeps every limit; else the problem is solved
+ * again with every bound pulled inward by a margin (reachOf), and that optimum is rounded plainly; while
+ * a bound is still broken every margin doubles, past the most plain rounding can move a row, where every
+ * limit holds by construction. Past that, the rounding breaking the fewest limits stands (they are then
+ * reported as a saved mix's warnings are).
  */
 import type { Highs } from "highs";
-import { decimalOf, weightedSum } from "./exact.ts";
-import { gridSearch } from "./grid-search.ts";
-import { limitsCheck, UNITS_PER_PERCENT, WHOLE_MIX, type Break, type LimitsCheck } from "./limits-check.ts";
+import type { GridRow } from "./grid-rows.ts";
+import { integerRows, limitsCheck, UNITS_PER_PERCENT, WHOLE_MIX } from "./limits-check.ts";
 import { solveLp } from "./lp.ts";
 import { inMix, type LeastCostProblem } from "./model.ts";
 import { lpOf } from "./solve.ts";
+import { cheapestRounding, tooLarge } from "./window-rounding.ts";
 
-/** The grid search's window: half-width in grid units (0.001 %), then the widest it may take (0.01 %). */
-const WINDOWS = [10, 100];
-/** Solves of one window: after a mix the exact check refuses, its broken rows are tightened and it is searched again. */
-const TIGHTENINGS = 2;
+/** Searches again after a ratio kept exactly but not on its shown levels: each pulls that row further in. */
+const SHOWN_PULLS = 4;
 /** Re-solves with the limits pulled in: each further one doubles every margin; the fourth reaches the most rounding can move a row. */
 const MARGIN_TRIES = 5;
 
 /**
- * Grid units (1e-4 %) per candidate of the rounded optimum: integers, Σ = 1,000,000.
+ * Grid units (1e-4 %) per candidate of the rounded optimum: integers, Σ = 1,000,000. Without
+ * `cheapest`, no search: plain rounding, else the LP pulled in (chance-rounding.ts, past its first try).
  * @example Array.from(roundedMix(highs, problem, solution.x), (u) => u / 10_000) // [61.2345, 38.7655]
  */
-export function roundedMix(highs: Highs, problem: LeastCostProblem, x: ArrayLike<number>): Int32Array {
+export function roundedMix(highs: Highs, problem: LeastCostProblem, x: ArrayLike<number>, options: { cheapest: boolean } = { cheapest: true }): Int32Array {
   const check = limitsCheck(problem);
+  const rows = !options.cheapest || tooLarge(problem, x) ? [] : integerRows(problem);
+  const pulls = rows.map(() => 0n);
+  for (let attempt = 0; attempt <= SHOWN_PULLS && rows.length > 0; attempt++) {
+    const cheapest = cheapestRounding(highs, problem, rows, x);
+    if (cheapest === null) break;
+    const broken = check.breaks(cheapest);
+    if (broken.length === 0) return cheapest;
+    // The program keeps the exact rows; a ratio is also judged on its levels rounded to 4 decimals, which it
+    // cannot model: that row is pulled past the mix found (further each time) and searched again.
+    for (const { row, bound } of broken) pullPast(rows[row]!, bound, cheapest, (pulls[row] = pulls[row] === 0n ? 1n : pulls[row]! * 4n));
+  }
   const plain = plainRounding(problem, x);
   // When no mix keeps every limit (a fixed level written with more decimals than the grid reaches), the one breaking fewest stands.
   let fewest = { units: plain, broken: check.breaks(plain) };
@@ -52,10 +62,6 @@ export function roundedMix(highs: Highs, problem: LeastCostProblem, x: ArrayLike
     if (broken.length < fewest.broken.length) fewest = { units, broken };
     // Every margin doubles, not only the broken ones: the pulled optimum moves to another vertex, where other rows bind.
     for (const m of margins) [m.min, m.max] = [m.min * 2, m.max * 2];
-  }
-  for (const window of WINDOWS) {
-    const found = withinWindow(highs, problem, x, check, window);
-    if (found) return found;
   }
   return fewest.units;
 }
@@ -76,6 +82,13 @@ function reachOf(row: LeastCostProblem["rows"][number], problem: LeastCostProble
   });
   if (row.limit.kind === "ratio") reach += 0.00005 * (1 + Math.abs(row.limit.limit));
   return (reach * 1.01) / 8;
+}
+
+/** The row's bound moved past the mix's activity (by `by` integer units), so the search must find another. */
+function pullPast(row: GridRow, bound: "min" | "max", units: Int32Array, by: bigint): void {
+  const activity = row.coefficients.reduce((s, a, j) => s + a * BigInt(units[j]!), 0n);
+  if (bound === "min") row.lower = activity + by;
+  else row.upper = activity - by;
 }
 
 /** The problem with each bound pulled inward by its margin; a two-sided row keeps at least its midpoint. */
@@ -110,66 +123,4 @@ export function plainRounding(problem: LeastCostProblem, x: ArrayLike<number>): 
     missing -= Math.sign(missing);
   }
   return units;
-}
-
-/** The cheapest grid mix within `window` units of x that keeps every limit, ties toward x; null when none does. */
-function withinWindow(highs: Highs, problem: LeastCostProblem, x: ArrayLike<number>, check: LimitsCheck, window: number): Int32Array | null {
-  const { candidates, rows } = problem;
-  const cols = candidates.flatMap((_, j) => (inMix(x, j) ? [j] : []));
-  const target = cols.map((j) => x[j]! * UNITS_PER_PERCENT);
-  const lower = target.map((t) => Math.max(0, Math.ceil(t - window)));
-  const upper = target.map((t) => Math.floor(t + window));
-  // The program's variables are the steps above each window's lower end (0..2 × window): small numbers, a well-scaled program.
-  const prices = candidates.map((c) => decimalOf(c.price));
-  const unitsOf = (steps: number[]) => {
-    const units = new Int32Array(candidates.length);
-    cols.forEach((j, k) => (units[j] = lower[k]! + steps[k]!));
-    return units;
-  };
-  // Inward shifts of row bounds (in grid units of the row), grown for bounds a found mix broke.
-  const shift = rows.map(() => ({ min: 0, max: 0 }));
-  for (let attempt = 0; attempt <= TIGHTENINGS; attempt++) {
-    const broke: Break[] = [];
-    const found = gridSearch(highs, {
-      lp: {
-        cost: cols.map((j) => candidates[j]!.price / 100 / UNITS_PER_PERCENT),
-        colLower: cols.map(() => 0),
-        colUpper: upper.map((u, k) => u - lower[k]!),
-        rows: rows.map((row, r) => {
-          const coefficients = cols.map((j) => row.coefficients[j]!);
-          const base = coefficients.reduce((s, a, k) => s + a * lower[k]!, 0);
-          return { coefficients, lower: row.lower * UNITS_PER_PERCENT - base + shift[r]!.min, upper: row.upper * UNITS_PER_PERCENT - base - shift[r]!.max };
-        }),
-      },
-      accept(steps) {
-        const breaks = check.breaks(unitsOf(steps));
-        broke.push(...breaks);
-        return breaks.length === 0;
-      },
-      cost: (steps) => weightedSum(prices, unitsOf(steps), 6),
-      tieBreak: (a, b) => distance(a) - distance(b) || compareSteps(a, b),
-    });
-    if (found) return unitsOf(found);
-    if (broke.length === 0) return null;
-    for (const b of broke) tighten(shift[b.row]!, b, rows[b.row]!);
-  }
-  function distance(steps: number[]) {
-    return steps.reduce((s, v, k) => s + Math.abs(lower[k]! + v - target[k]!), 0);
-  }
-  return null;
-}
-
-/** The last resort of a tie: the first differing step, smaller first (any fixed order will do). */
-function compareSteps(a: number[], b: number[]): number {
-  const k = a.findIndex((v, i) => v !== b[i]);
-  return k === -1 ? 0 : a[k]! - b[k]!;
-}
-
-/** A broken exact bound moves in by a hair (growing); a ratio read on rounded levels, by half a rounding step of each level. */
-function tighten(shift: { min: number; max: number }, b: Break, row: LeastCostProblem["rows"][number]): void {
-  const bound = b.bound === "min" ? row.lower : row.upper;
-  const hair = 1e-6 * Math.max(1, Math.abs(bound * UNITS_PER_PERCENT));
-  const limit = row.limit?.kind === "ratio" ? row.limit.limit : 0;
-  const step = b.by === "shown" ? 0.00005 * (1 + Math.abs(limit)) * UNITS_PER_PERCENT : hair;
-  shift[b.bound] = Math.max(step, shift[b.bound] * 4);
 }

@@ -12,7 +12,7 @@ import { costChanges, formulaCost, formulaFootprint } from "./costs.ts";
 import { eventsAfter } from "./event-pages.ts";
 import { listFormulaDetails, listFormulas, requireFormula, requireFormulaId } from "./formulas.ts";
 import { createIngredient, updatePrice } from "./ingredient-changes.ts";
-import { findIngredient, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
+import { findIngredient, findIngredients, listIngredientDetails, listIngredients, listPools, listPrices, requireIngredient } from "./ingredients.ts";
 import { priceHistory, pricesAt } from "./price-history.ts";
 import { listNutrients, putNutrient, requireNutrient } from "./nutrients.ts";
 import { putFormula } from "./formula-put.ts";
@@ -30,6 +30,7 @@ const READS = {
   listPrices,
   requireIngredient,
   findIngredient,
+  findIngredients,
   listIngredientDetails,
   listFormulas,
   requireFormula,

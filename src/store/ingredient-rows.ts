@@ -64,6 +64,8 @@ export interface IngredientStatements {
   /** Every category, each once, case-insensitively then by bytes. */
   categories(workspaceId: number): string[];
   detail(workspaceId: number, name: string): DetailRow | null;
+  /** The rows of those of `names` the workspace holds, in no particular order: a solve's candidates in one query. */
+  named(workspaceId: number, names: string[]): DetailRow[];
   /** In list order. */
   details(workspaceId: number): DetailRow[];
 }

@@ -74,6 +74,12 @@ export function randomFormula(seed: number, size: { candidates?: number; nutrien
 
 let glpk: Glpk | null = null;
 
+/** The GLPK module, loaded once. */
+export async function glpkModule(): Promise<Glpk> {
+  glpk ??= await GLPK();
+  return glpk;
+}
+
 /**
  * The optimum per ton by GLPK (simplex, no presolve), or null when it finds no feasible mix.
  * @example await glpkOptimum(problem) // 312.4 (cost per ton)
@@ -88,8 +94,7 @@ export async function glpkOptimum(problem: LeastCostProblem): Promise<number | n
  * @example (await glpkSolve(problem, footprint))!.objective // the least footprint
  */
 export async function glpkSolve(problem: LeastCostProblem, objective?: ArrayLike<number>): Promise<{ objective: number; dual: number[] } | null> {
-  glpk ??= await GLPK();
-  const g = glpk;
+  const g = await glpkModule();
   const vars = problem.candidates.map((_, j) => `x${j}`);
   const bnds = (lower: number, upper: number) => {
     if (lower === upper) return { type: g.GLP_FX, lb: lower, ub: upper };
@@ -117,7 +122,7 @@ export async function glpkSolve(problem: LeastCostProblem, objective?: ArrayLike
 }
 
 /** A number as the exact fraction of the decimal it was written as (its shortest printed form). */
-function fraction(x: number): { n: bigint; d: bigint } {
+export function fraction(x: number): { n: bigint; d: bigint } {
   const [mantissa, exponent = "0"] = String(x).split("e");
   const [whole, part = ""] = mantissa!.split(".");
   const shift = part.length - Number(exponent);

@@ -6,7 +6,7 @@
  */
 import { ValidationError } from "../../domain/errors.ts";
 import { checkSolveSize } from "../../optimize/limits.ts";
-import { optimizeInput, type OptimizeInput } from "../../optimize/optimize-task.ts";
+import { optimizeInput, whatIfInput, type OptimizeInput } from "../../optimize/optimize-task.ts";
 import { candidateNamesOf, everyIngredient, type CandidateSet } from "../../optimize/candidates.ts";
 import { NO_OPTIONS, type FormulaToOptimize, type OptimizeOptions } from "../../optimize/result.ts";
 import { whatIfOf } from "../../optimize/what-if.ts";
@@ -24,11 +24,7 @@ import { ID_PARAM } from "./formulas.ts";
 export async function ingredientsFor(read: Reads, ws: number, formula: FormulaToOptimize, options: OptimizeOptions): Promise<Map<string, IngredientDetail>> {
   // Every name of `include` is a candidate (an unknown one is refused): too many is refused before reading them.
   checkSolveSize({ candidates: options.include.length, limits: 0, ratios: 0 });
-  const found = new Map<string, IngredientDetail>();
-  for (const name of candidateNamesOf(formula, options)) {
-    const detail = await read.findIngredient(ws, name);
-    if (detail) found.set(name, detail);
-  }
+  const found = await read.findIngredients(ws, candidateNamesOf(formula, options));
   refuseUnknown(found, options);
   return found;
 }
@@ -81,11 +77,20 @@ export const optimizeRoutes = [
       const asked: OptimizeOptions = { include, prices, includeOutOfStock: query.includeOutOfStock, maxCo2e: query.maxCo2e };
       const since = query.confidence === null ? null : C.sinceOrDefault(query.analysesSince, ctx.clock());
       const atConfidence = query.confidence === null ? [] : [query.confidence, since];
-      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.maxCo2e, query.candidates, ...atConfidence), async () => {
+      const inputNow = async () => {
         const formula = await ctx.read.requireFormula(ws, params.id);
         const { found, options } = await candidateIngredients(ctx.read, ws, formula, asked, query.candidates);
-        const input = optimizeInput(formula, (name) => found.get(name) ?? null, options);
-        return query.confidence === null ? openBodyJson(await ctx.solver.runJson("optimize", input)) : openBody(await confidenceAnswer(ctx, ws, input, query.confidence, since!));
+        return optimizeInput(formula, (name) => found.get(name) ?? null, options);
+      };
+      return ctx.cached(cacheKey("optimize", ws, params.id, include, [...prices].sort(byName), query.includeOutOfStock, query.maxCo2e, query.candidates, ...atConfidence), async () => {
+        if (query.confidence !== null) return openBody(await confidenceAnswer(ctx, ws, await inputNow(), query.confidence, since!));
+        // The formula and its candidates' details depend on the what-ifs' names only (in their order, the
+        // answer's): another price for the same names reads and serializes nothing on the event loop.
+        const base = await ctx.kept(cacheKey("optimize input", ws, params.id, include, [...prices.keys()], query.includeOutOfStock, query.candidates), async () => {
+          const { formula, ingredients, include } = await inputNow();
+          return JSON.stringify({ formula, ingredients, include });
+        });
+        return openBodyJson(await ctx.solver.runJsonOver("optimize", base, whatIfInput(asked)));
       });
     },
   }),

@@ -32,6 +32,9 @@ export const pgIngredients: PgStatements<IngredientStatements> = {
     ((await sql`SELECT category FROM ingredients WHERE workspace_id = ${workspaceId}
       GROUP BY category ORDER BY fb_nocase(category), category`) as { category: string }[]).map((r) => r.category),
   detail: (sql, workspaceId, name) => selectIngredient(sql, workspaceId, name, false),
+  named: async (sql, workspaceId, names) =>
+    (await sql`SELECT name, category, price, in_stock AS "inStock", co2e, nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
+      FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ANY(${names.filter((n) => !unmatchable(n))}::text[])`) as DetailRow[],
   details: async (sql, workspaceId) =>
     (await sql`SELECT name, category, price, in_stock AS "inStock", co2e, nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
       FROM ingredients WHERE workspace_id = ${workspaceId} ORDER BY fb_nocase(name), name`) as DetailRow[],

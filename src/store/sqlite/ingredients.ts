@@ -19,5 +19,6 @@ export const sqliteIngredients: SqliteStatements<IngredientStatements> = {
       (r) => r.category,
     ),
   detail: (db, workspaceId, name) => db.query(`${DETAIL} WHERE workspace_id = ? AND name = ?`).get(workspaceId, name) as DetailRow | null,
+  named: (db, workspaceId, names) => db.query(`${DETAIL} WHERE workspace_id = ? AND name IN (SELECT value FROM json_each(?))`).all(workspaceId, JSON.stringify(names)) as DetailRow[],
   details: (db, workspaceId) => db.query(`${DETAIL} WHERE workspace_id = ? ${ORDER}`).all(workspaceId) as DetailRow[],
 };

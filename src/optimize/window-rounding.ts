@@ -1,0 +1,156 @@
+/**
+ * The cheapest rounding of an optimum within a window (docs/decisions.md#least-cost-formulation): whole
+ * grid units (0.0001 %) within a window of each unrounded percent, summing to 100 %, keeping every
+ * limit exactly; the cheapest, then the nearest to the unrounded percents. A small integer program on
+ * one HiGHS model (grid-mip.ts): only the in-mix candidates are columns, each its steps above the
+ * window's lower end (0..2 × window), so every number in it is small and exact in a double; a limit the
+ * window cannot break, whatever it moves, is left out (at an optimum most limits that matter bind and
+ * the rest are far). The costs and rows are exact integers, so HiGHS's answer is exact and its integer
+ * objective lets it stop as soon as the gap is below one unit of cost.
+ */
+import type { Highs } from "highs";
+import { decimalOf } from "./exact.ts";
+import { gridMip, type MipGuard } from "./grid-mip.ts";
+import type { GridRow } from "./grid-rows.ts";
+import { UNITS_PER_PERCENT, WHOLE_MIX } from "./limits-check.ts";
+import { inMix, type LeastCostProblem } from "./model.ts";
+
+/**
+ * The search's cap, past which the best mix found stands (or none): nodes keep the answer the same on
+ * every machine, the time limit is only a backstop. The demo's formulas take at most 30 nodes.
+ */
+const GUARD: MipGuard = { mip_max_nodes: 500, time_limit: 2 };
+/**
+ * Past this many nonzeros in the limit rows kept, no search: HiGHS's work at the root alone (its cuts)
+ * took 0.6 s on the bench's 60 × 30 formula (462 nonzeros), against 10–100 ms for the demo's (33–74).
+ */
+const MOST_NONZEROS = 150;
+/**
+ * Prices are compared exactly to this many decimals (a price per ton with more is a float's noise, as
+ * 71.50999999999999 for 71.51); the costs then stay integers well inside a double's exact range.
+ */
+const PRICE_DECIMALS = 6;
+/** The nearness is measured in thousandths of a grid unit (integers for the program). */
+const NEAR = 1000;
+/** The window's half-width in grid units (0.001 %) and the most multiples of it searched (0.1 %). */
+const WINDOW = 10;
+const MOST_WINDOWS = 100;
+
+/**
+ * Whether the first window's program would pass MOST_NONZEROS, judged on the problem's own rows in
+ * floating point (the exact rows of a large formula take milliseconds to build: 6 ms at 60 × 30, 50
+ * times over in a plan); a row counts when its slack at the optimum is within the most the window can move it.
+ */
+export function tooLarge(problem: LeastCostProblem, x: ArrayLike<number>): boolean {
+  const cols = problem.candidates.flatMap((c, j) => (inMix(x, j) && !c.held ? [j] : []));
+  let nonzeros = 0;
+  for (const row of problem.rows.slice(1)) {
+    if (row.limit === null) continue;
+    let level = 0;
+    let reach = 0;
+    for (const j of cols) {
+      level += row.coefficients[j]! * x[j]!;
+      reach += (Math.abs(row.coefficients[j]!) * WINDOW) / UNITS_PER_PERCENT;
+    }
+    if (Math.min(level - row.lower, row.upper - level) <= reach * 1.01) nonzeros += cols.filter((j) => row.coefficients[j] !== 0).length;
+  }
+  return nonzeros > MOST_NONZEROS;
+}
+
+/** What a search found: grid units per candidate, or null; `proven` false when the guard (or the size) stopped it. */
+interface Found {
+  units: Int32Array | null;
+  proven: boolean;
+}
+
+/**
+ * The cheapest rounding in the narrowest window that has one (0.001 %, widening 0.001 % at a time, up to
+ * 0.1 %), or null when there is none that far or the search was stopped before proving its window
+ * (the caller then rounds another way). Windows nest, so the narrowest with a mix is found by doubling
+ * and halving on feasibility alone, without costing the windows passed over.
+ * @param rows every limit as exact integer rows over grid units (limits-check.ts's integerRows)
+ * @example cheapestRounding(highs, problem, integerRows(problem), solution.x) // Int32Array [612345, 387655]
+ */
+export function cheapestRounding(highs: Highs, problem: LeastCostProblem, rows: readonly GridRow[], x: ArrayLike<number>): Int32Array | null {
+  const search = (windows: number, cheapest: boolean) => inWindow(highs, problem, rows, x, windows * WINDOW, cheapest);
+  const first = search(1, true);
+  if (first.units !== null || !first.proven) return first.units;
+  let without = 1;
+  let within = 0;
+  for (let k = 2; within === 0; k = Math.min(2 * k, MOST_WINDOWS)) {
+    const found = search(k, false);
+    if (found.units !== null) within = k;
+    else if (!found.proven || k === MOST_WINDOWS) return null;
+    else without = k;
+  }
+  while (within - without > 1) {
+    const mid = (within + without) >> 1;
+    const found = search(mid, false);
+    if (found.units !== null) within = mid;
+    else if (found.proven) without = mid;
+    else return null;
+  }
+  return search(within, true).units;
+}
+
+/** Within `window` units of each unrounded percent: the cheapest mix (then the nearest), or when not `cheapest` any mix. */
+function inWindow(highs: Highs, problem: LeastCostProblem, rows: readonly GridRow[], x: ArrayLike<number>, window: number, cheapest: boolean): Found {
+  const cols = problem.candidates.flatMap((c, j) => (inMix(x, j) && !c.held ? [j] : []));
+  const target = cols.map((j) => x[j]! * UNITS_PER_PERCENT);
+  const lower = target.map((t) => BigInt(Math.max(0, Math.ceil(t - window))));
+  const most = target.map((t, k) => BigInt(Math.floor(t + window)) - lower[k]!);
+  const missing = BigInt(WHOLE_MIX) - lower.reduce((s, l) => s + l, 0n);
+  if (cols.length === 0 || missing < 0n || missing > most.reduce((s, m) => s + m, 0n)) return { units: null, proven: true };
+  const program: GridRow[] = [{ limit: null, coefficients: cols.map(() => 1n), lower: missing, upper: missing }];
+  let nonzeros = 0;
+  for (const row of rows) {
+    const shifted = stepsRow(row, cols, lower, most);
+    if (shifted === "impossible") return { units: null, proven: true };
+    if (shifted === null) continue;
+    program.push(shifted);
+    nonzeros += shifted.coefficients.filter((a) => a !== 0n).length;
+  }
+  if (nonzeros > MOST_NONZEROS) return { units: null, proven: false };
+  const prices = cols.map((j) => problem.candidates[j]!.price);
+  const priceScale = Math.min(PRICE_DECIMALS, Math.max(0, ...prices.map((p) => decimalOf(p).scale)));
+  const mip = gridMip(highs, program, cols.map(() => BigInt(NEAR)), target.map((t, k) => BigInt(Math.round((t - Number(lower[k]!)) * NEAR))), most, GUARD);
+  try {
+    // Without costs the first mix found is optimal: a test of the window alone.
+    const cost = prices.map((p) => (cheapest ? BigInt(Math.round(p * 10 ** priceScale)) : 0n));
+    let steps = mip.minimiseCost(cost);
+    if (steps === null) return { units: null, proven: mip.proven };
+    const proven = mip.proven;
+    // The nearest among the cheapest: only worth proving when the cost was (else this is the best found, not the cheapest).
+    if (cheapest && proven) {
+      mip.capCost(cost, steps.reduce((s, v, k) => s + v * cost[k]!, 0n));
+      steps = mip.minimiseDeviation(steps) ?? steps;
+    }
+    const units = new Int32Array(problem.candidates.length);
+    cols.forEach((j, k) => (units[j] = Number(lower[k]! + steps[k]!)));
+    return { units, proven };
+  } finally {
+    mip.dispose();
+  }
+}
+/**
+ * A limit row over the steps above each window's lower end; null when nothing in the window can break
+ * it, "impossible" when nothing in the window can keep it. Its bounds are only those the window can miss.
+ */
+function stepsRow(row: GridRow, cols: readonly number[], lower: readonly bigint[], most: readonly bigint[]): GridRow | "impossible" | null {
+  const coefficients = cols.map((j) => row.coefficients[j]!);
+  let base = 0n;
+  let least = 0n;
+  let greatest = 0n;
+  coefficients.forEach((a, k) => {
+    base += a * lower[k]!;
+    if (a < 0n) least += a * most[k]!;
+    else greatest += a * most[k]!;
+  });
+  // Candidates outside the mix stay at 0 and add nothing.
+  const min = row.lower === null ? null : row.lower - base;
+  const max = row.upper === null ? null : row.upper - base;
+  if ((min !== null && min > greatest) || (max !== null && max < least)) return "impossible";
+  const keptMin = min !== null && min > least ? min : null;
+  const keptMax = max !== null && max < greatest ? max : null;
+  return keptMin === null && keptMax === null ? null : { limit: null, coefficients, lower: keptMin, upper: keptMax };
+}
