@@ -49,15 +49,18 @@ run: $(EXE)
 	@echo "  $(EXE) webhook deliveries --data $(DATA)"
 	@exec $(EXE) serve --data $(DATA) --port $(PORT)
 
-# Tests start real servers and subprocesses: on a loaded 2-core machine they need more than bun's 5 s default.
+# Every test file, TEST_JOBS at a time, each in its own bun test process (test/run-files.ts): the tests
+# mostly wait on servers and subprocesses, so even a 2-core machine runs 4 at once.
+TEST_JOBS ?= 4
 test: $(DEPS) $(EXE) test-tools
-	$(BUN) test --timeout 30000
+	$(BUN) test/run-files.ts --jobs $(TEST_JOBS)
 
-# The backend-neutral test files (test/postgres/suite.ts) on PostgreSQL: a throwaway cluster from
-# Debian's postgresql package in a temporary directory, removed afterwards (test/postgres/cluster.sh).
+# The backend-neutral test files (test/postgres/suite.ts) on PostgreSQL, TEST_JOBS at a time, each with
+# databases of its own on one throwaway cluster from Debian's postgresql package in a temporary
+# directory, removed afterwards (test/postgres/cluster.sh).
 test-postgres: $(DEPS) $(EXE) test-tools
 	$(call need,/usr/lib/postgresql/*/bin/initdb,postgresql)
-	test/postgres/cluster.sh $(BUN) test --timeout 30000 $$($(BUN) test/postgres/suite.ts)
+	test/postgres/cluster.sh $(BUN) test/run-files.ts --postgres --jobs $(TEST_JOBS)
 
 # The web console in Debian's chromium, driven by playwright-core (never a downloaded browser): each
 # file in its own bun test process (one browser per process), all of them run even when one fails.

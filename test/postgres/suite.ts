@@ -2,7 +2,7 @@
  * Which test files `make test-postgres` runs against PostgreSQL, and why each other file does not.
  * `make test` runs every test/*.test.ts on SQLite; test/postgres-suite.test.ts checks that each of them
  * is in exactly one list here. A file moves to BACKEND_NEUTRAL only once it passes on PostgreSQL.
- * Run as a script, it prints the files make test-postgres hands to `bun test`.
+ * test/run-files.ts --postgres runs BACKEND_NEUTRAL and POSTGRES_ONLY.
  */
 
 /** Run on both backends: unchanged, through the harness's PostgreSQL mode (test/helpers/postgres.ts). */
@@ -90,6 +90,12 @@ export const POSTGRES_ONLY: readonly string[] = [
   "test/postgres/schema-in-step.pg.ts",
 ];
 
+/**
+ * Stop or stall the cluster they run beside (test/helpers/pg-cluster.ts): make test-postgres runs each
+ * beside a throwaway cluster of its own, so the files running at the same time keep theirs.
+ */
+export const OWN_CLUSTER: readonly string[] = ["test/postgres/db-faults.pg.ts", "test/postgres/webhook-claims.pg.ts"];
+
 /** About the SQLite file itself: SQLite only, and why. */
 export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   "test/backup-restore.test.ts": "backup and restore copy the SQLite file (on PostgreSQL that is pg_dump's job)",
@@ -138,5 +144,3 @@ export const NO_DATA: Readonly<Record<string, string>> = {
 export const WAITING: Readonly<Record<string, string>> = {
   "test/fault-pipelining.test.ts": "Bun closes a pipelined connection behind an answer that waits for the database (oven-sh/bun#38128; docs/decisions.md#serving-from-postgresql); through the sample HAProxy front the same pairs pass on both backends (test/proxy.test.ts)",
 };
-
-if (import.meta.main) console.log([...BACKEND_NEUTRAL, ...POSTGRES_ONLY].map((file) => "./" + file).join("\n"));
