@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 
 /** Clock ticks per second of /proc/stat and /proc/<pid>/stat (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
 /** Whole-machine CPU counters in ticks, summed over all cores. */
 export interface CpuTimes {
@@ -26,9 +26,13 @@ export function cpuTimes(): CpuTimes {
   return { busy, steal, total: busy + steal + idle + iowait };
 }
 
-/** CPU time a live process has used, in ticks (utime + stime). @example processTicks(server.pid) */
-export function processTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/**
+ * CPU time a live process has used, in ticks (utime + stime); with `thread`, that thread's alone (a
+ * process's main thread has its pid: the server's event loop, without its solver workers).
+ * @example processTicks(server.pid); processTicks(server.pid, server.pid)
+ */
+export function processTicks(pid: number, thread?: number): number {
+  const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, "utf8");
   // Fields after the command name, which is in parentheses and may contain spaces.
   const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return Number(rest[11]) + Number(rest[12]);

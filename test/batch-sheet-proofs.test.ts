@@ -8,13 +8,15 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import GLPK from "glpk.js/node";
 import type { Highs } from "highs";
 import { seedDemo } from "../src/demo/seed.ts";
-import { batchSheet, type BatchSheet } from "../src/optimize/batch-sheet.ts";
+import { batchSheet, cheapestByHighs, sheetProgram, type BatchSheet } from "../src/optimize/batch-sheet.ts";
+import { branchGrid } from "../src/optimize/grid-branch.ts";
 import { solverRuntime } from "../src/optimize/runtime.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { exactKg, exhaustiveSheet, fadd, fcmp, frac, missedLimits, smallSheetCase, stepOf, type Frac, type SheetCase } from "./helpers/batch-exhaustive.ts";
 import { tempDir } from "./helpers/harness.ts";
+import { seeded } from "./helpers/random.ts";
 
 const SMALL_CASES = 80;
 let highs: Highs;
@@ -87,6 +89,61 @@ describe("batch sheets on small cases", () => {
     expect(micro).toBeGreaterThan(3);
   });
 });
+
+describe("our own branch and bound (grid-branch.ts)", () => {
+  // A guard for the search itself (the sheets above go through it too, but would pass on the HiGHS fallback alone).
+  test("settles 300 seeded small cases without falling back to HiGHS, each the exhaustive search's status and amounts", () => {
+    let settled = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const c = smallSheetCase(seed);
+      const label = `seed ${seed}`;
+      const program = sheetProgram({ id: label, name: label, ...c });
+      const found = branchGrid(program);
+      if (found !== null) settled++;
+      const theirs = exhaustiveSheet(c);
+      expect({ label, status: found?.status }).toEqual({ label, status: theirs.status });
+      if (found?.status !== "optimal") continue;
+      const kg = new Map(program.lines.map((l, i) => [l.name, { p: program.steps[i]! * found.n[i]!, q: program.scale }]));
+      expect({ label, kg: shown(kg) }).toEqual({ label, kg: shown(theirs.kg) });
+    }
+    expect(settled).toBe(300);
+  });
+
+  test("gives the amounts of HiGHS's three stages on seeded 12-line formulas with micro lines and equal prices", () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const c = mediumCase(seed);
+      const label = `seed ${seed}`;
+      const program = sheetProgram({ id: label, name: label, ...c });
+      const found = branchGrid(program);
+      const theirs = cheapestByHighs(highs, program);
+      expect({ label, status: found?.status }).toEqual({ label, status: theirs === null ? "infeasible" : "optimal" });
+      if (found?.status === "optimal") expect({ label, n: found.n.map(String) }).toEqual({ label, n: theirs!.map(String) });
+    }
+  });
+});
+
+/**
+ * 12 lines (2 of them under 2 % so weighed on a 0.01 kg micro scale, a third of the prices equal) and
+ * 6 nutrient limits around the saved mix, a 500 kg batch on a 0.5 kg scale: too big for the
+ * exhaustive search, small enough for HiGHS's stages in a test.
+ */
+function mediumCase(seed: number): SheetCase {
+  const rnd = seeded(seed * 7919);
+  const keys = ["CP", "ME", "Ca", "P", "Lys", "Fat"];
+  const weights = Array.from({ length: 12 }, (_, j) => (j < 2 ? 0.01 + rnd() * 0.01 : 0.2 + rnd()));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const percents = weights.map((w) => Math.round((w / total) * 1e6) / 1e4);
+  percents[11] = Math.round((100 - percents.slice(0, -1).reduce((a, b) => a + b, 0)) * 1e4) / 1e4;
+  const rows = percents.map((percent, j) => ({
+    name: `Line ${String.fromCharCode(65 + ((j * 7) % 12))}`,
+    percent,
+    price: rnd() < 0.33 ? 250 : Math.round(100 + rnd() * 90_000) / 100,
+    nutrients: Object.fromEntries(keys.map((k) => [k, Math.round(rnd() * 5000) / 100])),
+  }));
+  const level = (key: string) => rows.reduce((s, r) => s + (r.nutrients[key]! * r.percent) / 100, 0);
+  const nutrients = keys.map((key, k) => ({ key, min: Math.round(level(key) * 0.99 * 100) / 100, max: k % 2 === 0 ? Math.round(level(key) * 1.02 * 100) / 100 : null }));
+  return { size: 500, resolution: 0.5, micro: { resolution: 0.01, below: 10 }, rows, constraints: { nutrients, ingredients: [], ratios: [] } };
+}
 
 describe("batch sheets of the demo formulas", () => {
   test("keep every limit exactly on the amounts shown, in whole steps summing to the batch, lines in order of addition", () => {

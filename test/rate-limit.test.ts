@@ -73,6 +73,29 @@ describe("rate limiting over HTTP", () => {
     expect(missing.headers.get("ratelimit")).toBeNull();
   });
 
+  test("keys with different limits reading the same kept body alternately: each answer has its own key's fields and request id", async () => {
+    const writer = t.key({ write: true });
+    expect((await t.request("POST", "/v1/ingredients", { key: writer, body: { name: "Shared body", price: 100 } })).status).toBe(201);
+    const small = t.key({ rateLimit: 50 });
+    const large = t.key({ rateLimit: 70 });
+    const tags = new Set<string | null>();
+    for (let i = 0; i < 6; i++) {
+      for (const [key, limit] of [[small, 50], [large, 70]] as const) {
+        const res = await t.request("GET", "/v1/ingredients/Shared%20body", { key, headers: { "X-Request-Id": `alt-${i}-${limit}` }, socket: true });
+        expect(res.status).toBe(200);
+        tags.add(res.headers.get("etag"));
+        expect({ id: res.headers.get("x-request-id"), type: res.headers.get("content-type"), policy: fields(res).policy, limit: fields(res).limit, remaining: fields(res).remaining }).toEqual({
+          id: `alt-${i}-${limit}`,
+          type: "application/json",
+          policy: `"default";q=${limit};w=3600`,
+          limit: String(limit),
+          remaining: String(limit - 1 - i),
+        });
+      }
+    }
+    expect(tags.size).toBe(1);
+  });
+
   test("a limit raised with the CLI applies to the running server without restart", async () => {
     const created = await cli(["key", "create", "--rate-limit", "1", "--json", "--data", t.dataPath]);
     const { key, id } = JSON.parse(created.stdout);

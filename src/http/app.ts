@@ -12,6 +12,7 @@ import { accessOf, type RequestContext, type Route } from "./route.ts";
 import type { SlidingWindowLimiter } from "../limiter/sliding-window.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
 import { PipelineWatch } from "./pipelining.ts";
+import { ReplyHeaders } from "./reply-headers.ts";
 import type { MetricsEndpoint } from "../metrics/endpoint.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { consoleAnswer } from "./console.ts";
@@ -80,6 +81,7 @@ class HttpApp {
   /** Requests in the same millisecond share one timestamp string (and so one finished cached body). */
   private readonly timestampOf = timestamper();
   private readonly pipelines = new PipelineWatch();
+  private readonly headers = new ReplyHeaders();
 
   constructor(private readonly options: FetchDeps) {
     this.clock = options.clock ?? systemClock;
@@ -246,13 +248,9 @@ class HttpApp {
     return jsonReply(500, errorBody("Internal server error"));
   }
 
-  /** One Response with every header at once (setting headers one by one afterwards costs more than the body), its log line, its metrics. */
+  /** One Response with every header at once (src/http/reply-headers.ts), its log line, its metrics. */
   private finish(state: RequestState, reply: Reply, waited: boolean): Response {
     const { req, requestId } = state;
-    // A 304 has no body, so no type: its headers are those of the 200 it stands for.
-    const headers: Record<string, string> = reply.status === 304 ? { "X-Request-Id": requestId } : { "Content-Type": "application/json", "X-Request-Id": requestId };
-    if (state.limitHeaders) for (const name in state.limitHeaders) headers[name] = state.limitHeaders[name]!;
-    if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
     if (!state.quiet && (this.accessLog || state.refusedLimit !== null)) {
       const keyId = state.key?.id;
       // Written as JSON text directly (a method is an HTTP token: no quote or backslash can be in it).
@@ -268,6 +266,6 @@ class HttpApp {
     }
     // Requests refused before routing (401) are counted under their path's template when it has one.
     if (this.recorder) this.recorder.request(state.route ?? this.router.templateOf(state.path), req.method, reply.status, (performance.now() - state.started) / 1000);
-    return new Response(reply.body, { status: reply.status, headers });
+    return new Response(reply.body, { status: reply.status, headers: this.headers.of(reply.status, requestId, state.limitHeaders, reply.headers) });
   }
 }

@@ -82,8 +82,8 @@ export class PreparedBody {
    * same tag in every generation, so a write elsewhere does not break a client's 304s. Hashed once, here.
    */
   readonly etag: string;
-  /** `{ ETag }`, made once for every reply that carries it. */
-  readonly etagHeader: Record<string, string>;
+  /** `{ ETag }`, made once for every reply that carries it; frozen, so its Response headers are kept too (src/http/reply-headers.ts). */
+  readonly etagHeader: Readonly<Record<string, string>>;
   /**
    * The most this can hold, for the read cache's bound: the opening, its two halves around the request
    * time when it has one, and one finished copy (stamped or untimed), plus the tag.
@@ -93,7 +93,7 @@ export class PreparedBody {
   constructor(open: string) {
     this.opening = new Blob([open]);
     this.etag = `"${new Bun.CryptoHasher("sha256").update(open).digest("base64url")}"`;
-    this.etagHeader = { ETag: this.etag };
+    this.etagHeader = Object.freeze({ ETag: this.etag });
     const slot = open.indexOf(REQUEST_TIME_JSON);
     if (slot !== -1) this.around = [new Blob([open.slice(0, slot)]), new Blob([open.slice(slot + REQUEST_TIME_JSON.length)])];
     this.bytes = this.opening.size * (this.around ? 3 : 2) + 2 * this.etag.length + 64;

@@ -3,6 +3,7 @@
  * it when it came, and what each stage learned.
  */
 import type { KeyAuth } from "../store/keys.ts";
+import type { LimitHeaders } from "./reply-headers.ts";
 
 const REQUEST_ID = /^[\x20-\x7e]{1,64}$/;
 let requestCounter = 0;
@@ -24,7 +25,7 @@ export interface RequestState {
   key: KeyAuth | null;
   /** A GET or HEAD's If-None-Match, once the key is known to have room (else null). */
   ifNoneMatch: string | null;
-  limitHeaders: Record<string, string> | null;
+  limitHeaders: LimitHeaders | null;
   /** The limit a refused request exceeded: its log line is the warn one. */
   refusedLimit: number | null;
   /** The path's routes are probes that are not logged (/healthz). */

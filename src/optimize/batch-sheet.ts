@@ -11,7 +11,7 @@ import { add, atScale, compare, gcd, mul } from "./decimal-ops.ts";
 import { decimalOf, type Decimal } from "./exact.ts";
 import { achievedNutrients, round, type FormulaConstraints } from "../domain/formula-math.ts";
 import { ValidationError } from "../domain/errors.ts";
-import { branchGrid } from "./grid-branch.ts";
+import { branchGrid, type GridProblem } from "./grid-branch.ts";
 import { gridMip } from "./grid-mip.ts";
 import { gridRows, missedBounds, type GridRow } from "./grid-rows.ts";
 import { limitTarget, type FormulaLimitTarget } from "./limit-target.ts";
@@ -61,6 +61,26 @@ const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.
  * @example batchSheet(highs, { id: "broiler-starter", name: "Broiler starter", size: 2000, resolution: 0.5, micro: { resolution: 0.001, below: 20 }, rows, constraints }).lines[0] // { name: "Maize", scale: "macro", kg: 1109.5, ... }
  */
 export function batchSheet(highs: Highs, input: BatchSheetInput): BatchSheet {
+  const program = sheetProgram(input);
+  const { lines, rows, steps, exact, most, nameOrder, scale } = program;
+  const found = branchGrid(program);
+  if (found?.status === "optimal") return shape(input, lines, rows, found.n, steps, scale, "optimal");
+  // Our own search gave up (numerical trouble or too many nodes): HiGHS.
+  const cheapest = found === null ? cheapestByHighs(highs, program) : null;
+  if (cheapest !== null) return shape(input, lines, rows, cheapest, steps, scale, "optimal");
+  // No whole steps keep every limit: the nearest amounts, steps and sum kept.
+  const mip = gridMip(highs, rows.slice(0, 1), steps, exact, most);
+  try {
+    const nearest = mip.minimiseDeviation();
+    if (nearest === null) throw new ValidationError("No amounts in these steps sum to size: give a resolution that divides size");
+    return shape(input, lines, rows, mip.largestInOrder(nameOrder, nearest), steps, scale, "infeasible");
+  } finally {
+    mip.dispose();
+  }
+}
+
+/** A sheet's integer program: its lines, their rows over whole steps, amounts in integer units of 10^-scale kg. */
+export function sheetProgram(input: BatchSheetInput) {
   const merged = new Map<string, { name: string; percent: Decimal; price: number; nutrients: Readonly<Record<string, number>> }>();
   for (const r of input.rows) {
     const seen = merged.get(r.name);
@@ -76,48 +96,44 @@ export function batchSheet(highs: Highs, input: BatchSheetInput): BatchSheet {
     return { ...r, exactKg, scale: micro ? ("micro" as const) : ("macro" as const), step: micro ? input.micro!.resolution : input.resolution };
   });
   const rows = gridRows(lines, input.size, input.constraints);
-
   // Amounts in integer units of 10^-scale kg, fine enough for every step and exact amount.
   const scale = Math.max(size.scale, ...lines.map((l) => Math.max(l.exactKg.scale, decimalOf(l.step).scale)));
   const steps = lines.map((l) => atScale(decimalOf(l.step), scale));
-  const exact = lines.map((l) => atScale(l.exactKg, scale));
-  const most = steps.map((s) => atScale(size, scale) / s);
   // Prices count to 0.0001 per ton: a price computed elsewhere may carry binary noise (276.03999999999996)
   // that would make the cost row's integers too large for the solver to hold exactly.
   const prices = lines.map((l) => decimalOf(round(l.price, 4)));
   const priceScale = Math.max(...lines.map((l, i) => prices[i]!.scale + decimalOf(l.step).scale), 0);
   const costs = lines.map((l, i) => atScale(mul(prices[i]!, decimalOf(l.step)), priceScale));
   const g = gcd(costs);
-  const cost = costs.map((c) => (g === 0n ? 0n : c / g));
-  const nameOrder = lines.map((_, i) => i).sort((a, b) => byBytes(lines[a]!.name, lines[b]!.name));
+  return {
+    lines,
+    rows,
+    scale,
+    steps,
+    exact: lines.map((l) => atScale(l.exactKg, scale)),
+    most: steps.map((s) => atScale(size, scale) / s),
+    cost: costs.map((c) => (g === 0n ? 0n : c / g)),
+    nameOrder: lines.map((_, i) => i).sort((a, b) => byBytes(lines[a]!.name, lines[b]!.name)),
+  };
+}
 
-  const found = branchGrid({ rows, cost, most, steps, exact, nameOrder });
-  if (found?.status === "optimal") return shape(input, lines, rows, found.n, steps, scale, "optimal");
-  let status: BatchSheet["status"] = "optimal";
-  // No answer from our own search (numerical trouble or too many nodes), or no whole steps meet every limit: HiGHS.
-  let mip = gridMip(highs, found === null ? rows : rows.slice(0, 1), steps, exact, most);
-  let n: bigint[];
+/**
+ * The same lexicographic optimum in three HiGHS stages: the least cost; Σ |deviation| with the cost
+ * held; each line in name order with both held. null when no whole steps keep every limit.
+ */
+export function cheapestByHighs(highs: Highs, p: GridProblem): bigint[] | null {
+  const mip = gridMip(highs, p.rows, p.steps, p.exact, p.most);
   try {
-    const cheapest = found === null ? mip.minimiseCost(cost) : null;
-    if (cheapest !== null) {
-      mip.capCost(cost, cheapest.reduce((sum, v, i) => sum + v * cost[i]!, 0n));
-      n = mip.largestInOrder(nameOrder, mip.minimiseDeviation(cheapest)!);
-      const missed = rows.filter((row) => missedBounds(row, n).length > 0);
-      if (missed.length > 0) throw new Error(`a batch sheet of ${input.id} missed ${missed.length} limits on whole steps`);
-    } else {
-      status = "infeasible";
-      if (found === null) {
-        mip.dispose();
-        mip = gridMip(highs, rows.slice(0, 1), steps, exact, most);
-      }
-      const nearest = mip.minimiseDeviation();
-      if (nearest === null) throw new ValidationError("No amounts in these steps sum to size: give a resolution that divides size");
-      n = mip.largestInOrder(nameOrder, nearest);
-    }
+    const cheapest = mip.minimiseCost(p.cost);
+    if (cheapest === null) return null;
+    mip.capCost(p.cost, cheapest.reduce((sum, v, i) => sum + v * p.cost[i]!, 0n));
+    const n = mip.largestInOrder(p.nameOrder, mip.minimiseDeviation(cheapest)!);
+    const missed = p.rows.filter((row) => missedBounds(row, n).length > 0);
+    if (missed.length > 0) throw new Error(`a batch sheet missed ${missed.length} limits on whole steps`);
+    return n;
   } finally {
     mip.dispose();
   }
-  return shape(input, lines, rows, n, steps, scale, status);
 }
 
 function shape(input: BatchSheetInput, lines: ReadonlyArray<{ name: string; price: number; nutrients: Readonly<Record<string, number>>; exactKg: Decimal; scale: "macro" | "micro"; step: number }>, rows: readonly GridRow[], n: readonly bigint[], steps: readonly bigint[], scale: number, status: BatchSheet["status"]): BatchSheet {
