@@ -1,28 +1,31 @@
 /**
  * The cheapest rounding of an optimum within a window (docs/decisions.md#least-cost-formulation): whole
  * grid units (0.0001 %) within a window of each unrounded percent, summing to 100 %, keeping every
- * limit exactly; the cheapest, then the nearest to the unrounded percents. A small integer program on
- * one HiGHS model (grid-mip.ts): only the in-mix candidates are columns, each its steps above the
- * window's lower end (0..2 × window), so every number in it is small and exact in a double; a limit the
- * window cannot break, whatever it moves, is left out (at an optimum most limits that matter bind and
- * the rest are far). The costs and rows are exact integers, so HiGHS's answer is exact and its integer
- * objective lets it stop as soon as the gap is below one unit of cost.
+ * limit exactly; the cheapest, then the nearest to the unrounded percents. A small integer program:
+ * only the in-mix candidates are columns, each its steps above the window's lower end (0..2 × window),
+ * so every number in it is small and exact in a double; a limit the window cannot break, whatever it
+ * moves, is left out (at an optimum most limits that matter bind and the rest are far). The costs and
+ * rows are exact integers. Solved by the batch sheets' branch and bound (grid-branch.ts), which proves
+ * its answer and settles ties in one search; by HiGHS (grid-mip.ts) when that gives up.
  */
 import type { Highs } from "highs";
 import { decimalOf } from "./exact.ts";
+import { gcd } from "./decimal-ops.ts";
+import { branchGrid } from "./grid-branch.ts";
 import { gridMip, type MipGuard } from "./grid-mip.ts";
 import type { GridRow } from "./grid-rows.ts";
 import { UNITS_PER_PERCENT, WHOLE_MIX } from "./limits-check.ts";
 import { inMix, type LeastCostProblem } from "./model.ts";
 
 /**
- * The search's cap, past which the best mix found stands (or none): nodes keep the answer the same on
- * every machine, the time limit is only a backstop. The demo's formulas take at most 30 nodes.
+ * HiGHS's cap, past which the best mix found stands (or none): nodes keep the answer the same on
+ * every machine, the time limit is only a backstop. The demo's formulas took at most 30 nodes there.
  */
 const GUARD: MipGuard = { mip_max_nodes: 500, time_limit: 2 };
 /**
- * Past this many nonzeros in the limit rows kept, no search: HiGHS's work at the root alone (its cuts)
- * took 0.6 s on the bench's 60 × 30 formula (462 nonzeros), against 10–100 ms for the demo's (33–74).
+ * Past this many nonzeros in the limit rows kept, no search: on the bench's 60 × 30 formula (462
+ * nonzeros) grid-branch.ts gave up and HiGHS's root alone took 0.6 s (10–15 s in all), against a few
+ * to tens of ms for the demo's (33–74).
  */
 const MOST_NONZEROS = 150;
 /**
@@ -57,10 +60,14 @@ export function tooLarge(problem: LeastCostProblem, x: ArrayLike<number>): boole
   return nonzeros > MOST_NONZEROS;
 }
 
-/** What a search found: grid units per candidate, or null; `proven` false when the guard (or the size) stopped it. */
+/**
+ * What a search found: grid units per candidate, or null; `proven` false when the guard (or the size)
+ * stopped it; `cheapest` whether the units are the window's cheapest (a feasibility test's may not be).
+ */
 interface Found {
   units: Int32Array | null;
   proven: boolean;
+  cheapest: boolean;
 }
 
 /**
@@ -76,21 +83,21 @@ export function cheapestRounding(highs: Highs, problem: LeastCostProblem, rows: 
   const first = search(1, true);
   if (first.units !== null || !first.proven) return first.units;
   let without = 1;
-  let within = 0;
-  for (let k = 2; within === 0; k = Math.min(2 * k, MOST_WINDOWS)) {
+  let within: { k: number; found: Found } | null = null;
+  for (let k = 2; within === null; k = Math.min(2 * k, MOST_WINDOWS)) {
     const found = search(k, false);
-    if (found.units !== null) within = k;
+    if (found.units !== null) within = { k, found };
     else if (!found.proven || k === MOST_WINDOWS) return null;
     else without = k;
   }
-  while (within - without > 1) {
-    const mid = (within + without) >> 1;
+  while (within.k - without > 1) {
+    const mid: number = (within.k + without) >> 1;
     const found = search(mid, false);
-    if (found.units !== null) within = mid;
+    if (found.units !== null) within = { k: mid, found };
     else if (found.proven) without = mid;
     else return null;
   }
-  return search(within, true).units;
+  return within.found.cheapest ? within.found.units : search(within.k, true).units;
 }
 
 /** Within `window` units of each unrounded percent: the cheapest mix (then the nearest), or when not `cheapest` any mix. */
@@ -100,38 +107,53 @@ function inWindow(highs: Highs, problem: LeastCostProblem, rows: readonly GridRo
   const lower = target.map((t) => BigInt(Math.max(0, Math.ceil(t - window))));
   const most = target.map((t, k) => BigInt(Math.floor(t + window)) - lower[k]!);
   const missing = BigInt(WHOLE_MIX) - lower.reduce((s, l) => s + l, 0n);
-  if (cols.length === 0 || missing < 0n || missing > most.reduce((s, m) => s + m, 0n)) return { units: null, proven: true };
+  const none: Found = { units: null, proven: true, cheapest: true };
+  if (cols.length === 0 || missing < 0n || missing > most.reduce((s, m) => s + m, 0n)) return none;
   const program: GridRow[] = [{ limit: null, coefficients: cols.map(() => 1n), lower: missing, upper: missing }];
   let nonzeros = 0;
   for (const row of rows) {
     const shifted = stepsRow(row, cols, lower, most);
-    if (shifted === "impossible") return { units: null, proven: true };
+    if (shifted === "impossible") return none;
     if (shifted === null) continue;
     program.push(shifted);
     nonzeros += shifted.coefficients.filter((a) => a !== 0n).length;
   }
-  if (nonzeros > MOST_NONZEROS) return { units: null, proven: false };
+  if (nonzeros > MOST_NONZEROS) return { ...none, proven: false };
   const prices = cols.map((j) => problem.candidates[j]!.price);
   const priceScale = Math.min(PRICE_DECIMALS, Math.max(0, ...prices.map((p) => decimalOf(p).scale)));
-  const mip = gridMip(highs, program, cols.map(() => BigInt(NEAR)), target.map((t, k) => BigInt(Math.round((t - Number(lower[k]!)) * NEAR))), most, GUARD);
+  const scaled = prices.map((p) => BigInt(Math.round(p * 10 ** priceScale)));
+  const g = gcd(scaled);
+  const cost = scaled.map((c) => (g === 0n ? 0n : c / g));
+  const steps = cols.map(() => BigInt(NEAR));
+  const exact = target.map((t, k) => BigInt(Math.round((t - Number(lower[k]!)) * NEAR)));
+  const unitsOf = (n: readonly bigint[]) => {
+    const units = new Int32Array(problem.candidates.length);
+    cols.forEach((j, k) => (units[j] = Number(lower[k]! + n[k]!)));
+    return units;
+  };
+  // Our own branch and bound first (grid-branch.ts, as batch sheets use it): it proves the cheapest and
+  // settles its ties in one search, in a few ms where HiGHS's root alone takes tens. A feasibility test
+  // is a full search too. HiGHS when it gives up; the last tie there is HiGHS's own, not the candidates' order.
+  const found = branchGrid({ rows: program, cost, most, steps, exact, nameOrder: cols.map((_, k) => k) });
+  if (found !== null) return found.status === "infeasible" ? none : { units: unitsOf(found.n), proven: true, cheapest: true };
+  const mip = gridMip(highs, program, steps, exact, most, GUARD);
   try {
     // Without costs the first mix found is optimal: a test of the window alone.
-    const cost = prices.map((p) => (cheapest ? BigInt(Math.round(p * 10 ** priceScale)) : 0n));
-    let steps = mip.minimiseCost(cost);
-    if (steps === null) return { units: null, proven: mip.proven };
+    const objective = cheapest ? cost : cost.map(() => 0n);
+    let n = mip.minimiseCost(objective);
+    if (n === null) return { ...none, proven: mip.proven };
     const proven = mip.proven;
     // The nearest among the cheapest: only worth proving when the cost was (else this is the best found, not the cheapest).
     if (cheapest && proven) {
-      mip.capCost(cost, steps.reduce((s, v, k) => s + v * cost[k]!, 0n));
-      steps = mip.minimiseDeviation(steps) ?? steps;
+      mip.capCost(cost, n.reduce((s, v, k) => s + v * cost[k]!, 0n));
+      n = mip.minimiseDeviation(n) ?? n;
     }
-    const units = new Int32Array(problem.candidates.length);
-    cols.forEach((j, k) => (units[j] = Number(lower[k]! + steps[k]!)));
-    return { units, proven };
+    return { units: unitsOf(n), proven, cheapest: cheapest && proven };
   } finally {
     mip.dispose();
   }
 }
+
 /**
  * A limit row over the steps above each window's lower end; null when nothing in the window can break
  * it, "impossible" when nothing in the window can keep it. Its bounds are only those the window can miss.
