@@ -32,8 +32,13 @@ export interface GridProblem {
 
 export type GridAnswer = { status: "optimal"; n: bigint[] } | { status: "infeasible" };
 
-/** Past this many nodes the search gives up (the caller falls back to HiGHS); the bench's sheet takes a few hundred. */
+/**
+ * Past this many nodes, or this much work (an LP rebuilds a k × (m + k) tableau: k²(m + k) multiply-adds),
+ * the search gives up and the caller falls back to HiGHS. The bench's 25-line sheet takes ~1,600 nodes
+ * and 8e6; a formula with hundreds of limits stops at its first few LPs instead of spending minutes.
+ */
 const NODE_LIMIT = 20_000;
+const WORK_LIMIT = 2e8;
 
 /**
  * @example branchGrid({ rows, cost: [228n, 455n], most: [20n, 20n], steps: [5n, 5n], exact: [43n, 57n], nameOrder: [0, 1] }) // { status: "optimal", n: [9n, 11n] }
@@ -42,13 +47,16 @@ export function branchGrid(p: GridProblem): GridAnswer | null {
   const lp = denseRows(p);
   if (lp === "infeasible") return { status: "infeasible" };
   const { m, k } = lp;
+  // One node's LP and its strong branching (two LPs a column) must fit in the work at least once.
+  const perLp = k * k * (m + k);
+  if (perLp * (1 + 2 * m) > WORK_LIMIT) return null;
   let best: bigint | null = null;
   let cheapest: bigint[][] = [];
   const stack = new NodeHeap();
   const costs = new Pseudocosts(m);
   stack.push({ floor: -Infinity, lower: new Float64Array(m), upper: Float64Array.from(p.most, Number), basis: slackBasis(lp) });
   for (let nodes = 0; stack.size > 0; nodes++) {
-    if (nodes === NODE_LIMIT) return null;
+    if (nodes === NODE_LIMIT || (nodes + costs.solves + 1) * perLp > WORK_LIMIT) return null;
     const node = stack.pop()!;
     if (best !== null && node.floor > Number(best)) break; // every node left is dearer
     const solved = node.solved ?? dualSimplex(lp, node.lower, node.upper, node.basis);

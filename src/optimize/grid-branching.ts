@@ -16,6 +16,8 @@ const WHOLE = 1e-6;
 const RELIABLE = 4;
 
 export class Pseudocosts {
+  /** LPs solved here (strong branching), counted in the search's work. */
+  solves = 0;
   private sum: Float64Array;
   private seen: Int32Array;
   constructor(m: number) {
@@ -54,6 +56,7 @@ export class Pseudocosts {
         if (c.lower[j]! > c.upper[j]!) return Infinity;
         if (this.seen[at]! >= RELIABLE) return this.expected(at) * c.origin!.moved;
         c.solved = dualSimplex(lp, c.lower, c.upper, basis);
+        this.solves++;
         if (c.solved.status === "infeasible") return Infinity;
         if (c.solved.status === "trouble") {
           c.solved = undefined; // solved again when its turn comes
