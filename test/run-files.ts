@@ -1,7 +1,7 @@
 /**
  * `make test` and `make test-postgres`: the test files run several at a time, each in a `bun test`
- * process of its own (the tests mostly wait on servers, subprocesses and the database, so a 2-core
- * machine runs 4 at once in well under half the time of one process running them all). Slowest first,
+ * process of its own (2 by default: on 2 cores the suites are CPU-bound, and 4 at once finished no
+ * sooner than one process running them all; a process per file isolates crashes). Slowest first,
  * by the durations recorded in test/timings/<backend>.json (a file not recorded yet counts as slowest),
  * so no long file starts last. Each file's output is held until it ends and then printed whole: its
  * "N pass" / "N fail" lines (which .ci/run adds up) and each failure with its error, never interleaved.
@@ -88,7 +88,7 @@ async function main(args: string[]): Promise<number> {
   }
   const postgres = args.includes("--postgres");
   const jobsAt = args.indexOf("--jobs");
-  const jobs = jobsAt >= 0 ? Number(args[jobsAt + 1]) : 4;
+  const jobs = jobsAt >= 0 ? Number(args[jobsAt + 1]) : 2;
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error("--jobs takes a whole number of at least 1");
   const named = args.filter((arg, i) => !arg.startsWith("--") && args[i - 1] !== "--jobs");
   const files = named.length > 0 ? named : postgres ? [...BACKEND_NEUTRAL, ...POSTGRES_ONLY] : testFiles();
