@@ -8,10 +8,15 @@ import { orNotFound, toDetail, type DetailRow, type IngredientDetail, type Ingre
 import type { PgStatements } from "../op.ts";
 import { unmatchable } from "./text.ts";
 
+/** A DetailRow's columns from the workspace's ingredients, narrowed (and ordered or locked) by `rest`, a fragment. */
+async function detailRows(sql: SQL, workspaceId: number, rest: SQL.Query<unknown>): Promise<DetailRow[]> {
+  return (await sql`SELECT name, category, price, in_stock AS "inStock", co2e, nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
+    FROM ingredients WHERE workspace_id = ${workspaceId} ${rest}`) as DetailRow[];
+}
+
 async function selectIngredient(sql: SQL, workspaceId: number, name: string, forUpdate: boolean): Promise<DetailRow | null> {
   if (unmatchable(name)) return null;
-  const rows = (await sql`SELECT name, category, price, in_stock AS "inStock", co2e, nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
-    FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ${name} ${forUpdate ? sql`FOR UPDATE` : sql``}`) as DetailRow[];
+  const rows = await detailRows(sql, workspaceId, sql`AND name = ${name} ${forUpdate ? sql`FOR UPDATE` : sql``}`);
   return rows[0] ?? null;
 }
 
@@ -32,12 +37,8 @@ export const pgIngredients: PgStatements<IngredientStatements> = {
     ((await sql`SELECT category FROM ingredients WHERE workspace_id = ${workspaceId}
       GROUP BY category ORDER BY fb_nocase(category), category`) as { category: string }[]).map((r) => r.category),
   detail: (sql, workspaceId, name) => selectIngredient(sql, workspaceId, name, false),
-  named: async (sql, workspaceId, names) =>
-    (await sql`SELECT name, category, price, in_stock AS "inStock", co2e, nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
-      FROM ingredients WHERE workspace_id = ${workspaceId} AND name = ANY(${names.filter((n) => !unmatchable(n))}::text[])`) as DetailRow[],
-  details: async (sql, workspaceId) =>
-    (await sql`SELECT name, category, price, in_stock AS "inStock", co2e, nutrients, created_at AS "createdAt", updated_at AS "updatedAt"
-      FROM ingredients WHERE workspace_id = ${workspaceId} ORDER BY fb_nocase(name), name`) as DetailRow[],
+  named: (sql, workspaceId, names) => detailRows(sql, workspaceId, sql`AND name = ANY(${names.filter((n) => !unmatchable(n))}::text[])`),
+  details: (sql, workspaceId) => detailRows(sql, workspaceId, sql`ORDER BY fb_nocase(name), name`),
 };
 
 /**
