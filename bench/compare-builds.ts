@@ -39,14 +39,16 @@ async function run(cmd: string[], cwd = ROOT): Promise<string> {
   return stdout;
 }
 
-/** The executable as `commit` built it (its Makefile's flags: before --bytecode, a plain --compile). */
+/** The executable as `commit` built it, with its Makefile's entry points and flags (before --bytecode, a plain --compile). */
 async function buildAt(commit: string, tmp: string): Promise<string> {
   const tree = join(tmp, "tree");
   await run(["git", "worktree", "add", "--detach", tree, commit]);
   try {
     symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
     const makefile = await Bun.file(join(tree, "Makefile")).text();
-    const flags = /build cli\/main\.ts (.*?) --outfile/.exec(makefile)?.[1]?.split(/\s+/) ?? ["--compile"];
+    // Since the solver pool the flags sit in a COMPILE variable that also names the worker's entry point;
+    // missing it, the earlier build's pool would fail and restart its worker over and over, all bench long.
+    const flags = (/^COMPILE\s*:?=\s*\$\(BUN\) build cli\/main\.ts (.*)$/m.exec(makefile) ?? /build cli\/main\.ts (.*?) --outfile/.exec(makefile))?.[1]?.trim().split(/\s+/) ?? ["--compile"];
     const exe = join(tmp, "feedbase-before");
     await run([process.execPath, "build", join(tree, "cli", "main.ts"), ...flags, "--outfile", exe], tree);
     return exe;
