@@ -8,7 +8,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Highs } from "highs";
 import { seedDemo } from "../src/demo/seed.ts";
-import { achievedNutrients, checkConstraints } from "../src/domain/formula-math.ts";
 import { buildProblem, inMix, type LeastCostProblem } from "../src/optimize/model.ts";
 import { candidatesOf, NO_OPTIONS } from "../src/optimize/result.ts";
 import { plainRounding, roundedMix } from "../src/optimize/rounding.ts";
@@ -18,7 +17,7 @@ import { openDatabase } from "../src/store/db.ts";
 import { listFormulaDetails } from "../src/store/formulas.ts";
 import { findIngredient } from "../src/store/ingredients.ts";
 import { tempDir } from "./helpers/harness.ts";
-import { exactBreaks, fraction, glpkModule, randomFormula } from "./helpers/lp-problems.ts";
+import { exactBreaks, fraction, glpkModule, keepsAsShown, randomFormula } from "./helpers/lp-problems.ts";
 
 /** Grid units (0.0001 %) in one step of the window (0.001 %), and in the whole mix. */
 const STEP = 10;
@@ -68,21 +67,6 @@ function bruteForce(problem: LeastCostProblem, x: number[], window: number, keep
 }
 
 const keepsExactly = (problem: LeastCostProblem, units: Int32Array) => exactBreaks(problem, percentsOf(units)).length === 0;
-
-/**
- * Every limit holds exactly, and no saved-formula warning: a ratio is also read, as a warning reads it,
- * on the levels rounded to 4 decimals (so a saved optimum shows none).
- */
-function keepsAsShown(problem: LeastCostProblem, units: Int32Array): boolean {
-  if (!keepsExactly(problem, units)) return false;
-  const ratios = problem.rows.flatMap((row) => {
-    const limit = row.limit;
-    if (limit?.kind !== "ratio") return [];
-    return [{ numerator: limit.numerator, denominator: limit.denominator, min: Number.isFinite(row.lower) ? limit.limit : null, max: Number.isFinite(row.upper) ? limit.limit : null }];
-  });
-  const nutrients = achievedNutrients(problem.candidates.flatMap((c, j) => (units[j] === 0 ? [] : [{ percent: units[j]! / 10_000, nutrients: c.nutrients }])));
-  return checkConstraints({ ingredients: [], nutrients, constraints: { nutrients: [], ingredients: [], ratios } }).length === 0;
-}
 
 describe("the cheapest rounding in the narrowest window", () => {
   test("equals an exhaustive search of the window on random formulas of at most 4 ingredients in the optimum (windows up to 0.003 %)", () => {

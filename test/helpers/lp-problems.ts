@@ -4,7 +4,7 @@
  * independent LP solver (GLPK) to compare optima with.
  */
 import GLPK, { type GLPK as Glpk } from "glpk.js/node";
-import type { FormulaConstraints } from "../../src/domain/formula-math.ts";
+import { achievedNutrients, checkConstraints, type FormulaConstraints } from "../../src/domain/formula-math.ts";
 import type { Candidate } from "../../src/optimize/model.ts";
 import type { LeastCostProblem } from "../../src/optimize/model.ts";
 import { seeded } from "./random.ts";
@@ -181,4 +181,20 @@ export function exactBreaks(problem: LeastCostProblem, percents: readonly number
     }
   });
   return broken;
+}
+
+/**
+ * Whether a mix of grid units (0.0001 %) keeps every limit exactly (exactBreaks) and raises no saved-formula
+ * warning: a ratio is also read, as a warning reads it, on the levels rounded to 4 decimals.
+ * @example keepsAsShown(problem, Int32Array.from([612345, 387655])) // true
+ */
+export function keepsAsShown(problem: LeastCostProblem, units: Int32Array): boolean {
+  if (exactBreaks(problem, Array.from(units, (u) => u / 10_000)).length > 0) return false;
+  const ratios = problem.rows.flatMap((row) => {
+    const limit = row.limit;
+    if (limit?.kind !== "ratio") return [];
+    return [{ numerator: limit.numerator, denominator: limit.denominator, min: Number.isFinite(row.lower) ? limit.limit : null, max: Number.isFinite(row.upper) ? limit.limit : null }];
+  });
+  const nutrients = achievedNutrients(problem.candidates.flatMap((c, j) => (units[j] === 0 ? [] : [{ percent: units[j]! / 10_000, nutrients: c.nutrients }])));
+  return checkConstraints({ ingredients: [], nutrients, constraints: { nutrients: [], ingredients: [], ratios } }).length === 0;
 }

@@ -130,6 +130,7 @@ export const NO_DATA: Readonly<Record<string, string>> = {
   "test/limiter.test.ts": "the in-memory rate limiter",
   "test/optimize-proofs.test.ts": "the solver's optima, proven from the demo data",
   "test/rounding-proofs.test.ts": "the rounded optimum against an exhaustive search and GLPK, from seeded problems and the demo data",
+  "test/rounding-proofs-large.test.ts": "the rounded optimum of formulas too large for the window search, in exact arithmetic on generated formulas",
   "test/batch-sheet-proofs.test.ts": "batch sheets against an exhaustive search and GLPK, from the demo data",
   "test/sweep-proofs.test.ts": "price sweeps against GLPK re-solves, from the demo data",
   "test/plan-proofs.test.ts": "production plans against GLPK and re-solves, on generated plans",
