@@ -70,8 +70,8 @@ describe("the compiled executable (dist/feedbase)", () => {
         await eventually(() => s.output().includes('"msg":"solver ready"'));
         const ready = s.output().split("\n").find((l) => l.includes('"msg":"solver ready"'))!;
         expect(JSON.parse(ready).wasm).toStartWith("/$bunfs/");
-        // The worker lowered its thread's priority from inside the executable too (Linux only: docs/decisions.md#solver-pool).
-        if (process.platform === "linux") expect(threadsOf(s.proc.pid).filter((t) => t.name === "Worker").map((t) => t.nice)).toEqual([19]);
+        // The worker lowered its thread's priority (nice 19, SCHED_IDLE: 5) from inside the executable too (Linux only: docs/decisions.md#solver-pool).
+        if (process.platform === "linux") expect(threadsOf(s.proc.pid).filter((t) => t.name === "Worker").map((t) => [t.nice, t.policy])).toEqual([[19, 5]]);
       } finally {
         expect(await s.stop()).toBe(0);
       }

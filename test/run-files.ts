@@ -23,10 +23,10 @@ import { BACKEND_NEUTRAL, OWN_CLUSTER, POSTGRES_ONLY } from "./postgres/suite.ts
 const ROOT = join(import.meta.dir, "..");
 const TIMEOUT_MS = 30_000; // tests start real servers and subprocesses: more than bun's 5 s on a loaded 2-core machine
 /**
- * The nice value every file runs at: one above the solver workers' 19 (src/optimize/pool-worker.ts).
- * A file's own CPU work at nice 0 (GLPK proofs, lintian, load it makes) would take some 70 times the
- * share of another file's nice-19 solves, which then pass serve's 5 s solve timeout (503); at 18 the
- * shares are near even, and the workers are still below their event loop (test/solver-pool.test.ts).
+ * The nice value every file runs at. The solver workers run under SCHED_IDLE (src/optimize/pool-worker.ts),
+ * so a core both want goes to a file's own CPU work (GLPK proofs, lintian, load it makes) before another
+ * file's solves: at nice 0 by a weight of 1,024 to their 3, and solves of a few hundred ms pass serve's 5 s
+ * solve timeout (503); at 18, 18 to 3, which they survive.
  */
 const NICE = 18;
 

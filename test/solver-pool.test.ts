@@ -96,15 +96,22 @@ describe("a solve past the time limit", () => {
 });
 
 describe("the workers give way to the event loop", () => {
+  const [SCHED_OTHER, SCHED_IDLE] = [0, 5];
   // Only Linux gives a thread its own nice value (elsewhere the worker keeps the event loop's priority).
-  test.if(process.platform === "linux")("each worker's thread runs at nice 19; the event loop's thread keeps its own", async () => {
+  test.if(process.platform === "linux")("each worker's thread runs at nice 19 under SCHED_IDLE, as do the compiler threads; the event loop's thread keeps its own", async () => {
     await eventually(async () => (await pool()).alive === 1, WORKER_WAIT_MS);
     const threads = threadsOf("self");
     const workers = threads.filter((t) => t.name === "Worker");
     expect(workers.length).toBeGreaterThanOrEqual(1);
     expect(workers.map((w) => w.nice)).toEqual(workers.map(() => 19));
+    expect(workers.map((w) => w.policy)).toEqual(workers.map(() => SCHED_IDLE));
     expect(threads.find((t) => t.tid === process.pid)!.nice).toBeLessThan(19);
-    expect(t.logs().filter((l) => l.msg === "solver ready").map((l) => l.nice)).toContain(19);
+    expect(threads.find((t) => t.tid === process.pid)!.policy).toBe(SCHED_OTHER);
+    expect(t.logs().filter((l) => l.msg === "solver ready").map((l) => [l.nice, l.idle])).toContainEqual([19, true]);
+    // JavaScriptCore's compiler threads, which tier up the workers' WebAssembly, give way as well.
+    const compilers = threads.filter((c) => c.name === "JITWorker" || c.name === "JSCWarmUp");
+    expect(compilers.length).toBeGreaterThanOrEqual(1);
+    expect(compilers.map((c) => c.policy)).toEqual(compilers.map(() => SCHED_IDLE));
   });
 });
 

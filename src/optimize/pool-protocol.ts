@@ -18,8 +18,8 @@ export interface ToWorker {
 }
 
 export type FromWorker =
-  /** HiGHS is loaded: the worker takes tasks. `nice`: its thread's nice value, or why it kept the event loop's. */
-  | { type: "ready"; version: string; wasm: string; nice: number | string }
+  /** HiGHS is loaded: the worker takes tasks. `nice`: its thread's nice value, or why it kept the event loop's; `idle`: its thread is SCHED_IDLE; `compilers`: how many of JavaScriptCore's compiler threads are. */
+  | { type: "ready"; version: string; wasm: string; nice: number | string; idle: boolean; compilers: number }
   /** HiGHS could not be loaded. */
   | { type: "broken"; message: string }
   /** `output`: the task's output, or its JSON text when the task asked for `json`. */

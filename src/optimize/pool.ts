@@ -166,7 +166,7 @@ export class SolverPool implements Solver {
     if (message.type === "ready") {
       member.ready = true;
       const lowered = typeof message.nice === "number";
-      this.options.logger.log("info", "solver ready", { highs: message.version, wasm: message.wasm, workers: this.members.length, nice: lowered ? message.nice : null });
+      this.options.logger.log("info", "solver ready", { highs: message.version, wasm: message.wasm, workers: this.members.length, nice: lowered ? message.nice : null, idle: message.idle, idleCompilers: message.compilers });
       if (!lowered && !this.toldPriority) this.options.logger.log("debug", "solver workers keep the event loop's priority", { reason: message.nice });
       this.toldPriority ||= !lowered;
       return this.pump();

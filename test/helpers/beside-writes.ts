@@ -10,7 +10,12 @@ import { cli, type TestServer } from "./harness.ts";
 
 const WRITERS = 4;
 const IMPORTED_ROWS = 4000;
-/** A correctness bound, not a benchmark: a request held this long means something waited on a lock. */
+/**
+ * A correctness bound, not a benchmark: a request held this long means something waited on a lock. A lock
+ * held across a command would hold the writes for about the command's run, so the bound grows to half the
+ * commands' run when a loaded machine makes that longer (a group commit of 4 writes once took 1.3 s on
+ * PostgreSQL beside another suite and a helper's builds).
+ */
 const STALL_MS = 1000;
 
 interface Answered {
@@ -79,7 +84,8 @@ export async function adminBesideWrites(t: TestServer, extra: (dir: string) => s
   const during = answered.filter((a) => a.at > adminStarted && a.at < adminEnded);
   expect(during.length).toBeGreaterThan(20);
   expect(answered.filter((a) => a.status !== 200 && a.status !== 201).map((a) => `${a.status} ${a.what}`)).toEqual([]);
-  expect(answered.filter((a) => a.ms > STALL_MS).map((a) => `${Math.round(a.ms)} ms ${a.what}`)).toEqual([]);
+  const stall = Math.max(STALL_MS, (adminEnded - adminStarted) / 2);
+  expect(answered.filter((a) => a.ms > stall).map((a) => `${Math.round(a.ms)} ms ${a.what}`)).toEqual([]);
 
   const listed = new Map<string, { price: number; category: string }>(
     (await (await t.request("GET", "/v1/ingredients", { key })).json()).data.map((i: { name: string; price: number; category: string }) => [i.name, i]),

@@ -9,6 +9,8 @@ export interface ThreadInfo {
   name: string;
   /** Field 19 of /proc/<pid>/task/<tid>/stat. */
   nice: number;
+  /** Field 41: the scheduling policy (0 SCHED_OTHER, 5 SCHED_IDLE). */
+  policy: number;
 }
 
 /**
@@ -19,9 +21,9 @@ export function threadsOf(pid: number | "self"): ThreadInfo[] {
   return readdirSync(dir).flatMap((tid) => {
     try {
       const stat = readFileSync(`${dir}/${tid}/stat`, "utf8");
-      // Fields after the name, which is in parentheses and may hold spaces: the state is field 3, nice field 19.
+      // Fields after the name, which is in parentheses and may hold spaces: the state is field 3, nice field 19, the policy field 41.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return [{ tid: Number(tid), name: readFileSync(`${dir}/${tid}/comm`, "utf8").trim(), nice: Number(fields[16]) }];
+      return [{ tid: Number(tid), name: readFileSync(`${dir}/${tid}/comm`, "utf8").trim(), nice: Number(fields[16]), policy: Number(fields[38]) }];
     } catch {
       // The thread ended between the listing and the read.
       return [];
