@@ -2,9 +2,10 @@
  * The rounded optimum of formulas too large for the window search (docs/decisions.md#least-cost-formulation,
  * "How the rounding is chosen"): past 150 nonzeros the cheapest mix of the window is not searched for, and
  * the former rounding (plain, or the LP re-solved with its limits pulled in) is made cheaper by exchanges.
- * Judged apart from src/ in exact rational arithmetic (helpers/lp-problems.ts): every limit holds, and no
- * cheaper mix is one exchange away (one grid unit, 0.0001 %, moved from a candidate of the optimum's mix to
- * a cheaper one breaks a limit). Before, the former rounding stood: on these formulas 132 to 649 such
+ * Judged apart from src/ in exact rational arithmetic (helpers/lp-problems.ts): every limit holds, every
+ * percent stays within 0.001 % of the unrounded one (or no further than the former rounding put it), and
+ * no cheaper mix is one exchange away within that window (one grid unit, 0.0001 %, moved from a candidate
+ * of the optimum's mix to a cheaper one breaks a limit). Before, the former rounding stood: on these formulas 132 to 649 such
  * moves each kept every limit and made the mix cheaper.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
@@ -40,7 +41,7 @@ function large(size: LargeSize, seed: number): { problem: LeastCostProblem; x: n
 }
 
 describe("the rounded optimum of a formula too large for the window search", () => {
-  test("keeps every limit exactly, and no exchange of one grid unit to a cheaper candidate of the mix keeps them (nutrient and inclusion limits, 40 × 20 to 80 × 40)", () => {
+  test("keeps every limit exactly and each percent in its window, and no exchange of one grid unit to a cheaper candidate of the mix within the window keeps them (nutrient and inclusion limits, 40 × 20 to 80 × 40)", () => {
     const sizes: [LargeSize, number][] = [
       [{ candidates: 40, nutrients: 20, limits: 20, ratios: 0 }, 1],
       [{ candidates: 60, nutrients: 30, limits: 30, ratios: 0 }, 2],
@@ -52,6 +53,11 @@ describe("the rounded optimum of a formula too large for the window search", () 
       const ours = roundedMix(highs, problem, x);
       expect({ seed, sum: ours.reduce((s, u) => s + u, 0), broken: exactBreaks(problem, percentsOf(ours)) }).toEqual({ seed, sum: 1_000_000, broken: [] });
       const cols = problem.candidates.flatMap((c, j) => (inMix(x, j) && !c.held ? [j] : []));
+      // Each percent within 0.001 % (10 grid units) of the unrounded one, or no further than the former rounding's.
+      const former = roundedMix(highs, problem, x, { cheapest: false });
+      const reach = (j: number) => Math.max(10, Math.abs(former[j]! - x[j]! * 10_000));
+      const within = (units: ArrayLike<number>, j: number) => Math.abs(units[j]! - x[j]! * 10_000) <= reach(j) + 1e-9;
+      expect({ seed, outside: cols.filter((j) => !within(ours, j)).map((j) => problem.candidates[j]!.name) }).toEqual({ seed, outside: [] });
       const cheaper: string[] = [];
       for (const from of cols) {
         for (const to of cols) {
@@ -59,6 +65,7 @@ describe("the rounded optimum of a formula too large for the window search", () 
           const moved = Int32Array.from(ours);
           moved[from]! -= 1;
           moved[to]! += 1;
+          if (!within(moved, from) || !within(moved, to)) continue;
           if (exactBreaks(problem, percentsOf(moved)).length === 0) cheaper.push(`${problem.candidates[from]!.name} → ${problem.candidates[to]!.name}`);
         }
       }

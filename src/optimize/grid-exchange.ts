@@ -9,10 +9,12 @@
  * Judged in floating point on the problem's rows, each bound pulled in by far more than float noise;
  * rounding.ts checks the mix exactly before it stands. A ratio, which a saved formula's warnings read on
  * levels rounded to 4 decimals, is kept that far inside its bounds (half a step of each level), or no
- * further in than it starts.
+ * further in than it starts. Each percent stays within the window of its unrounded value (0.001 %, as the
+ * search keeps it), or no further from it than it starts.
  */
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
 import { inMix, type LeastCostProblem } from "./model.ts";
+import { WINDOW } from "./window-rounding.ts";
 
 /** Float noise on a row's activity is far below this, relative to its bound. */
 const NOISE = 1e-9;
@@ -51,6 +53,9 @@ export function exchanged(problem: LeastCostProblem, x: ArrayLike<number>, start
     lo[i] = Number.isFinite(row.lower) ? Math.min(row.lower + noise(row.lower) + read, read > 0 ? act[i]! : Infinity) : -Infinity;
     hi[i] = Number.isFinite(row.upper) ? Math.max(row.upper - noise(row.upper) - read, read > 0 ? act[i]! : -Infinity) : Infinity;
   });
+  // The fewest and most units each column may reach: its window, widened to where it starts.
+  const least = cols.map((j) => Math.max(0, Math.min(start[j]!, Math.ceil(x[j]! * UNITS_PER_PERCENT - WINDOW))));
+  const most = cols.map((j) => Math.max(start[j]!, Math.floor(x[j]! * UNITS_PER_PERCENT + WINDOW)));
   const price = cols.map((j) => problem.candidates[j]!.price);
   const pairs: [number, number][] = [];
   for (let from = 0; from < m; from++) for (let to = 0; to < m; to++) if (price[to]! < price[from]!) pairs.push([from, to]);
@@ -58,7 +63,7 @@ export function exchanged(problem: LeastCostProblem, x: ArrayLike<number>, start
   for (let pass = 0, moved = true; pass < PASSES && moved; pass++) {
     moved = false;
     for (const [from, to] of pairs) {
-      let t = units[cols[from]!]!;
+      let t = Math.min(units[cols[from]!]! - least[from]!, most[to]! - units[cols[to]!]!);
       for (let i = 0; i < k && t >= 1; i++) {
         const d = a[i * m + to]! - a[i * m + from]!;
         if (d > 0) t = Math.min(t, Math.floor((hi[i]! - act[i]!) / d));

@@ -38,7 +38,7 @@ const PRICE_DECIMALS = 6;
 /** The nearness is measured in thousandths of a grid unit (integers for the program). */
 const NEAR = 1000;
 /** The window's half-width in grid units (0.001 %) and the most multiples of it searched (0.1 %). */
-const WINDOW = 10;
+export const WINDOW = 10;
 const MOST_WINDOWS = 100;
 
 /**
