@@ -13,7 +13,7 @@
  * search keeps it), or no further from it than it starts.
  */
 import { UNITS_PER_PERCENT } from "./limits-check.ts";
-import { inMix, type LeastCostProblem } from "./model.ts";
+import { movable, type LeastCostProblem } from "./model.ts";
 import { WINDOW } from "./window-rounding.ts";
 
 /** Float noise on a row's activity is far below this, relative to its bound. */
@@ -32,7 +32,7 @@ const PASSES = 50;
  */
 export function exchanged(problem: LeastCostProblem, x: ArrayLike<number>, start: Int32Array): Int32Array {
   const units = Int32Array.from(start);
-  const cols = problem.candidates.flatMap((c, j) => (!c.held && inMix(x, j) ? [j] : []));
+  const cols = movable(problem, x);
   const rows = problem.rows.filter((row) => row.limit !== null && (Number.isFinite(row.lower) || Number.isFinite(row.upper)));
   const m = cols.length;
   const k = rows.length;

@@ -46,6 +46,8 @@ export interface LeastCostProblem {
 export const AT_BOUND = 1e-7;
 /** Whether candidate j is in the mix (above 1e-7 %): the line between `ranging` and `excluded`. */
 export const inMix = (x: ArrayLike<number>, j: number) => x[j]! > AT_BOUND;
+/** The candidates a rounding of optimum x may move: in its mix and not held at a fixed level. */
+export const movable = (problem: LeastCostProblem, x: ArrayLike<number>): number[] => problem.candidates.flatMap((c, j) => (inMix(x, j) && !c.held ? [j] : []));
 export const atBound = (value: number, bound: number) => Number.isFinite(bound) && Math.abs(value - bound) <= AT_BOUND * Math.max(1, Math.abs(bound));
 const valueOf = (nutrients: Readonly<Record<string, number>>, key: string) => (Object.hasOwn(nutrients, key) ? nutrients[key]! : 0);
 const lowerOf = (b: Bound) => (b.min === null ? -Infinity : b.min);

@@ -11,6 +11,7 @@ import { WORKER_NICE } from "./pool-protocol.ts";
 
 /** linux/sched.h; its sched_param (one int, the priority) must be 0. */
 const SCHED_IDLE = 5;
+const ZERO_PRIORITY = new Int32Array(1);
 /**
  * JavaScriptCore's compiler threads, which tier up the worker's WebAssembly (HiGHS) at normal priority:
  * with 4 large solves in flight they took about a third of the CPU the solves did.
@@ -29,7 +30,7 @@ function idle(tid: number): boolean {
       libc = null;
     }
   }
-  return libc !== null && libc.symbols.sched_setscheduler(tid, SCHED_IDLE, ptr(new Int32Array(1))) === 0;
+  return libc !== null && libc.symbols.sched_setscheduler(tid, SCHED_IDLE, ptr(ZERO_PRIORITY)) === 0;
 }
 
 /**

@@ -15,7 +15,7 @@ import { branchGrid } from "./grid-branch.ts";
 import { gridMip, type MipGuard } from "./grid-mip.ts";
 import type { GridRow } from "./grid-rows.ts";
 import { UNITS_PER_PERCENT, WHOLE_MIX } from "./limits-check.ts";
-import { inMix, type LeastCostProblem } from "./model.ts";
+import { movable, type LeastCostProblem } from "./model.ts";
 
 /**
  * HiGHS's cap, past which the best mix found stands (or none): nodes keep the answer the same on
@@ -47,7 +47,7 @@ const MOST_WINDOWS = 100;
  * times over in a plan); a row counts when its slack at the optimum is within the most the window can move it.
  */
 export function tooLarge(problem: LeastCostProblem, x: ArrayLike<number>): boolean {
-  const cols = problem.candidates.flatMap((c, j) => (inMix(x, j) && !c.held ? [j] : []));
+  const cols = movable(problem, x);
   let nonzeros = 0;
   for (const row of problem.rows.slice(1)) {
     if (row.limit === null) continue;
@@ -104,7 +104,7 @@ export function cheapestRounding(highs: Highs, problem: LeastCostProblem, rows: 
 
 /** Within `window` units of each unrounded percent: the cheapest mix (then the nearest), or when not `cheapest` any mix. */
 function inWindow(highs: Highs, problem: LeastCostProblem, rows: readonly GridRow[], x: ArrayLike<number>, window: number, cheapest: boolean): Found {
-  const cols = problem.candidates.flatMap((c, j) => (inMix(x, j) && !c.held ? [j] : []));
+  const cols = movable(problem, x);
   const target = cols.map((j) => x[j]! * UNITS_PER_PERCENT);
   const lower = target.map((t) => BigInt(Math.max(0, Math.ceil(t - window))));
   const most = target.map((t, k) => BigInt(Math.floor(t + window)) - lower[k]!);
