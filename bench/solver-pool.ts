@@ -16,6 +16,8 @@
  *    serialized on this thread; through the pool: the worker's JSON text put in the envelope), so the
  *    ratio is the hop's cost (clone of the input, two messages, the text back). Target: median ≤ 1.2×.
  *
+ *    Both are timed once warm (HOP_WARM_UP).
+ *
  * Idle and loaded phases alternate, 3 of each; figures are medians over phases. Run alone:
  * `bun bench/solver-pool.ts [dist/feedbase]` writes its section of bench/RESULTS.md.
  */
@@ -42,9 +44,16 @@ import { memoryKiB, processTicks, TICKS_PER_SECOND, waitForIdle } from "./system
 const ROOT = join(import.meta.dir, "..");
 const HEADING = "## Solver pool under load";
 const PHASES = 3;
-const HEALTH_REQUESTS = 400;
+/** Its p99 is the 15th slowest; of 400 (the 4th), the idle figure alone ranged 0.31–1.07 ms between runs. */
+const HEALTH_REQUESTS = 1500;
 const IN_FLIGHT = 4;
 const HOP_SOLVES = 60;
+/**
+ * Solves of each path (at once) before any is timed. Each HiGHS, the worker's and this thread's, tiers up
+ * as it runs: measured alone, either path's median per 25 solves fell for about 75 solves (13–20 ms to
+ * 4–7 ms), and after 5 the ratio read anything from 1.0 to 2.7.
+ */
+const HOP_WARM_UP = 120;
 /** How long the event loop's CPU is counted, idle and under the load alone. */
 const EVENT_LOOP_MS = 5000;
 /** The stated bound on the server's RSS with 4 large solves in flight (docs/operations.md). */
@@ -155,7 +164,7 @@ async function hop(): Promise<PoolBench["hopMs"]> {
   const pooled = async () => openBodyJson(await pool.runJson("optimize", input));
   try {
     const out = { inProcess: [] as number[], pool: [] as number[] };
-    for (let i = 0; i < 5; i++) await Promise.all([pooled(), inProcess()]);
+    for (let i = 0; i < HOP_WARM_UP; i++) await Promise.all([pooled(), inProcess()]);
     for (let i = 0; i < HOP_SOLVES; i++) {
       let started = performance.now();
       await inProcess();
