@@ -94,16 +94,22 @@ describe("two instances on one PostgreSQL database", () => {
 
       // Taking turns: 1 through b, 39 through a; once b has heard of them (a conditional GET answered
       // 304 from the body b kept for its first answer is free, and tells b's remaining), b accepts
-      // exactly the other 20. Without that first answer b's first conditional GET builds the body, and
-      // is counted (a 304 is free only from a kept body).
+      // exactly what is left: 20. Without that first answer b's first conditional GET builds the body,
+      // and is counted (a 304 is free only from a kept body). The key's creation tells b to drop its
+      // bodies through a notification, which can reach b after its first answer: b's first conditional
+      // GET then builds the body again, is counted, and 19 are left (seen once in a loaded CI run).
       const turns = await keyWith();
       expect((await get(1, turns)).status).toBe(200);
       const throughA = await Promise.all(Array.from({ length: 39 }, () => get(0, turns)));
       expect(throughA.filter((r) => r.status === 200).length).toBe(39);
-      await eventually(async () => (await get(1, turns, { "If-None-Match": "*" })).headers.get("x-ratelimit-remaining") === "20", 5_000);
+      const remaining = async () => Number((await get(1, turns, { "If-None-Match": "*" })).headers.get("x-ratelimit-remaining"));
+      let left = Infinity;
+      await eventually(async () => (left = await remaining()) <= 20, 5_000);
+      expect(left).toBeGreaterThanOrEqual(19);
+      expect(await remaining()).toBe(left);
       let throughB = 0;
       for (let i = 0; i < 40; i++) if ((await get(1, turns)).status === 200) throughB++;
-      expect(throughB).toBe(20);
+      expect(throughB).toBe(left);
 
       // Interleaved as fast as they answer: the limit, plus at most what one instance accepted in about
       // 200 ms (measured at the client, a little after the servers decided: 300 ms).
