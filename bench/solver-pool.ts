@@ -14,9 +14,8 @@
  * 4. The 60 × 30 formula of bench/optimize.ts through a pool of one worker against the same task
  *    in-process, each to the opening of its HTTP answer as the route makes it (in-process: the result
  *    serialized on this thread; through the pool: the worker's JSON text put in the envelope), so the
- *    ratio is the hop's cost (clone of the input, two messages, the text back). Target: median ≤ 1.2×.
- *
- *    Both are timed once warm (HOP_WARM_UP).
+ *    ratio is the hop's cost (clone of the input, two messages, the text back), both timed once warm
+ *    (HOP_WARM_UP). Target: median ≤ 1.2×.
  *
  * Idle and loaded phases alternate, 3 of each; figures are medians over phases. Run alone:
  * `bun bench/solver-pool.ts [dist/feedbase]` writes its section of bench/RESULTS.md.
