@@ -89,7 +89,7 @@ export async function waitForIdle(maxMs: number, threshold = 0.1): Promise<IdleW
 export function startCpuMeter(pids: number[]) {
   const started = performance.now();
   const machine = cpuTimes();
-  const own = pids.map(processTicks);
+  const own = pids.map((pid) => processTicks(pid));
   const self = process.cpuUsage();
   return {
     /** `exitedMicros`: CPU of the run's processes that have already exited (wrk, from resourceUsage). */
