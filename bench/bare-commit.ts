@@ -35,7 +35,10 @@ function openWriter(data: string) {
   const names = (db.query("SELECT name FROM ingredients WHERE workspace_id = 1 ORDER BY id").all() as { name: string }[]).map((r) => r.name);
   if (names.length === 0) throw new Error(`no ingredients in ${data}: seed it with bench/dataset.ts`);
   const update = db.query("UPDATE ingredients SET price = ?, in_stock = 1, updated_at = ? WHERE workspace_id = 1 AND name = ?");
-  const insert = db.query("INSERT INTO events (workspace_id, type, ingredient, payload, key_id, created_at) VALUES (1, 'price.updated', ?, ?, NULL, ?)");
+  // The event's number as the product's store gives it (src/store/sqlite/events.ts): the workspace's highest plus one.
+  const insert = db.query(
+    "INSERT INTO events (workspace_id, number, type, ingredient, payload, key_id, created_at) VALUES (1, (SELECT coalesce(max(number), 0) + 1 FROM events WHERE workspace_id = 1), 'price.updated', ?, ?, NULL, ?)",
+  );
   const write = db.transaction((name: string, price: number) => {
     const now = new Date().toISOString();
     update.run(price, now, name);
