@@ -12,10 +12,12 @@
  *
  * Run: `bun bench/bare-commit.ts --data <file> --writers <n> --seconds <s>`; prints one JSON object:
  * `{ writers, commits, seconds, commitsPerSec, p50Ms, p99Ms }`. The data file must hold the
- * benchmark's ingredients (bench/dataset.ts); pass a copy, it gains one event per commit.
+ * benchmark's ingredients (bench/dataset.ts); pass a copy, it gains one event per commit. A file of an
+ * older schema (bench/issue29.ts seeds with the build before event numbers) is first brought to this
+ * build's, as `feedbase serve` would. A writer's error ends the run at once: message on stderr, exit 1.
  */
-import { Database } from "bun:sqlite";
 import { parseArgs } from "node:util";
+import { closeDatabase, openDatabase } from "../src/store/db.ts";
 
 interface WriterSetup {
   data: string;
@@ -26,12 +28,9 @@ interface WriterSetup {
 
 type Writer = ReturnType<typeof openWriter>;
 
-/** One connection with the product's settings (src/store/db.ts) and the write of a price PUT. */
+/** One connection opened as the product opens it (src/store/db.ts) and the write of a price PUT. */
 function openWriter(data: string) {
-  const db = new Database(data, { readwrite: true, strict: true });
-  db.run("PRAGMA busy_timeout = 5000");
-  db.run("PRAGMA journal_mode = WAL");
-  db.run("PRAGMA synchronous = FULL");
+  const db = openDatabase(data, { create: false });
   const names = (db.query("SELECT name FROM ingredients WHERE workspace_id = 1 ORDER BY id").all() as { name: string }[]).map((r) => r.name);
   if (names.length === 0) throw new Error(`no ingredients in ${data}: seed it with bench/dataset.ts`);
   const update = db.query("UPDATE ingredients SET price = ?, in_stock = 1, updated_at = ? WHERE workspace_id = 1 AND name = ?");
@@ -44,6 +43,7 @@ function openWriter(data: string) {
     update.run(price, now, name);
     insert.run(name, JSON.stringify({ ingredient: name, old_price: price - 0.01, new_price: price, timestamp: now }), now);
   });
+  // Closed plainly (db.close), not with closeDatabase: its checkpoint would take the write lock from writers still finishing their last turn.
   return { names, commit: (n: number, price: number) => write.immediate(names[n % names.length]!, price), close: () => db.close() };
 }
 
@@ -73,6 +73,33 @@ function commitLoop(writer: Writer, setup: WriterSetup, deadline: number): numbe
   return latencies;
 }
 
+/** What a worker posts: "ready" once its connection is open, then its latencies, or its error at either step. */
+type Reply = "ready" | number[] | { error: string };
+
+/**
+ * End the run now. A writer that failed may hold the queue lock, so the others would wait for their
+ * turn forever: only exiting the process ends them.
+ */
+function fail(message: string): never {
+  process.stderr.write(`bare-commit: ${message}\n`);
+  process.exit(1);
+}
+
+/** The worker's next reply; an error it reports ends the run (`fail`). */
+function reply<T extends Reply>(worker: Worker, index: number): Promise<T> {
+  return new Promise((resolve) =>
+    worker.addEventListener(
+      "message",
+      (e: MessageEvent) => {
+        const data = e.data as Reply;
+        if (typeof data === "object" && "error" in data) fail(`writer ${index}: ${data.error}`);
+        resolve(data as T);
+      },
+      { once: true },
+    ),
+  );
+}
+
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function main(): Promise<void> {
@@ -83,6 +110,8 @@ async function main(): Promise<void> {
     process.stderr.write("usage: bun bench/bare-commit.ts --data <file> --writers <n> --seconds <s>\n");
     process.exit(2);
   }
+  // Once, before any writer opens it: writers migrating side by side would race for the schema copy.
+  closeDatabase(openDatabase(values.data, { create: false }));
   const lock = new SharedArrayBuffer(4 * (writers + 1));
   new Int32Array(lock)[1] = 1;
   let latencies: number[];
@@ -94,12 +123,17 @@ async function main(): Promise<void> {
     writer.close();
   } else {
     // Start every worker, wait until all have opened their connection, then give them one deadline.
-    const workers = Array.from({ length: writers }, () => new Worker(import.meta.path));
-    const ready = workers.map((w) => new Promise<void>((resolve) => w.addEventListener("message", () => resolve(), { once: true })));
+    const workers = Array.from({ length: writers }, (_, index) => {
+      const worker = new Worker(import.meta.path);
+      // What the worker's own catch cannot report (a throw outside its message handler).
+      worker.addEventListener("error", (e: ErrorEvent) => fail(`writer ${index}: ${e.message}`));
+      return worker;
+    });
+    const ready = workers.map((w, index) => reply<"ready">(w, index));
     workers.forEach((w, index) => w.postMessage({ setup: { data: values.data, index, writers, lock } }));
     await Promise.all(ready);
     started = Date.now();
-    const results = workers.map((w) => new Promise<number[]>((resolve) => w.addEventListener("message", (e: MessageEvent) => resolve(e.data as number[]), { once: true })));
+    const results = workers.map((w, index) => reply<number[]>(w, index));
     workers.forEach((w) => w.postMessage({ deadline: started + seconds * 1000 }));
     latencies = (await Promise.all(results)).flat();
     workers.forEach((w) => w.terminate());
@@ -120,20 +154,24 @@ async function main(): Promise<void> {
 }
 
 if (Bun.isMainThread) {
-  await main();
+  await main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 } else {
   // The connection is opened before the clock starts, so start-up is not counted as writing time.
   let setup: WriterSetup | undefined;
   let writer: Writer | undefined;
   addEventListener("message", (e: MessageEvent) => {
     const msg = e.data as { setup?: WriterSetup; deadline?: number };
-    if (msg.setup) {
-      setup = msg.setup;
-      writer = openWriter(setup.data);
-      postMessage("ready");
-    } else if (msg.deadline !== undefined && setup && writer) {
-      postMessage(commitLoop(writer, setup, msg.deadline));
-      writer.close();
+    try {
+      if (msg.setup) {
+        setup = msg.setup;
+        writer = openWriter(setup.data);
+        postMessage("ready" satisfies Reply);
+      } else if (msg.deadline !== undefined && setup && writer) {
+        postMessage(commitLoop(writer, setup, msg.deadline) satisfies Reply);
+        writer.close();
+      }
+    } catch (error) {
+      postMessage({ error: error instanceof Error ? error.message : String(error) } satisfies Reply);
     }
   });
 }
