@@ -13,9 +13,10 @@
  *    barely moves it (it is CPU time, not waiting), so it is the figure to compare builds by.
  * 4. The 60 × 30 formula of bench/optimize.ts through a pool of one worker against the same task
  *    in-process, each to the opening of its HTTP answer as the route makes it (in-process: the result
- *    serialized on this thread; through the pool: the worker's JSON text put in the envelope), so the
- *    ratio is the hop's cost (clone of the input, two messages, the text back), both timed once warm
- *    (HOP_WARM_UP). Target: median ≤ 1.2×.
+ *    serialized on this thread; through the pool: the input's bulk as the JSON text the route keeps
+ *    between requests, the what-ifs beside it, and the worker's JSON text put in the envelope), so the
+ *    ratio is the hop's cost (two messages, the text parsed in the worker, the text back), both timed
+ *    once warm (HOP_WARM_UP). Target: median ≤ 1.2×.
  *
  * Idle and loaded phases alternate, 3 of each; figures are medians over phases. Run alone:
  * `bun bench/solver-pool.ts [dist/feedbase]` writes its section of bench/RESULTS.md.
@@ -28,7 +29,7 @@ import { seedDemo } from "../src/demo/seed.ts";
 import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { openBody, openBodyJson } from "../src/http/envelope.ts";
 import { createLogger } from "../src/log.ts";
-import { optimizeInput } from "../src/optimize/optimize-task.ts";
+import { optimizeInput, whatIfInput } from "../src/optimize/optimize-task.ts";
 import { SolverPool } from "../src/optimize/pool.ts";
 import { NO_OPTIONS } from "../src/optimize/result.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
@@ -160,7 +161,9 @@ async function hop(): Promise<PoolBench["hopMs"]> {
   const input = optimizeInput(formula, lookup, NO_OPTIONS);
   const pool = new SolverPool({ size: 1, timeoutMs: 60_000, maxQueue: 4, logger: createLogger(() => {}) });
   const inProcess = async () => openBody(await solveInProcess("optimize", input));
-  const pooled = async () => openBodyJson(await pool.runJson("optimize", input));
+  // What src/http/routes/optimize.ts sends: the bulk kept as text (made once), the what-ifs cloned.
+  const base = JSON.stringify({ formula: input.formula, ingredients: input.ingredients, include: input.include });
+  const pooled = async () => openBodyJson(await pool.runJsonOver("optimize", base, whatIfInput(NO_OPTIONS)));
   try {
     const out = { inProcess: [] as number[], pool: [] as number[] };
     for (let i = 0; i < HOP_WARM_UP; i++) await Promise.all([pooled(), inProcess()]);
