@@ -6,6 +6,10 @@
  *    flight (4 distinct optimizations of a generated 60-candidate formula whose solves take about a
  *    second each, kept in flight: each that ends is replaced). Target: loaded p99 within 2× of idle.
  * 2. GET /v1/ingredients/:name throughput (wrk) idle and under the same load. Target: ≥ 0.8.
+ * 1b, 2b. The control: both figures again while the CPU the pool takes (one busy thread per worker) is
+ *    taken by a process that is not feedbase and does nothing but spin, at the priority the workers
+ *    run at (SCHED_IDLE, `chrt --idle`). A server that gives its solves the CPU the event loop leaves
+ *    cannot do better beside them than beside that loop: its ratios are this machine's floor.
  * 3. The server's RSS idle and its peak under the load (sampled every 50 ms), against the bound stated
  *    in docs/operations.md.
  * 3b. The event loop's CPU per large optimize: the server's main thread's CPU time (/proc) while the
@@ -17,8 +21,10 @@
  *    between requests, the what-ifs beside it, and the worker's JSON text put in the envelope), so the
  *    ratio is the hop's cost (two messages, the text parsed in the worker, the text back), both timed
  *    once warm (HOP_WARM_UP). Target: median ≤ 1.2×.
+ * 5. A worker replaced: a pool of one whose time limit (1 ms) every 60 × 30 solve passes, so each task
+ *    ends its worker; the time from that task's 503 to the new worker ready, REPLACEMENTS times.
  *
- * Idle and loaded phases alternate, 3 of each; figures are medians over phases. Run alone:
+ * Idle, loaded and control phases take turns, 3 of each; figures are medians over phases. Run alone:
  * `bun bench/solver-pool.ts [dist/feedbase]` writes its section of bench/RESULTS.md.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -30,8 +36,9 @@ import { readFormulaFile } from "../src/domain/formula-file.ts";
 import { openBody, openBodyJson } from "../src/http/envelope.ts";
 import { createLogger } from "../src/log.ts";
 import { optimizeInput, whatIfInput } from "../src/optimize/optimize-task.ts";
-import { SolverPool } from "../src/optimize/pool.ts";
+import { defaultPoolSize, SolverPool } from "../src/optimize/pool.ts";
 import { NO_OPTIONS } from "../src/optimize/result.ts";
+import { SolverUnavailable } from "../src/optimize/solver-errors.ts";
 import { solveInProcess } from "../src/optimize/tasks.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { createKey } from "../src/store/keys.ts";
@@ -48,6 +55,7 @@ const PHASES = 3;
 const HEALTH_REQUESTS = 1500;
 const IN_FLIGHT = 4;
 const HOP_SOLVES = 60;
+const REPLACEMENTS = 10;
 /**
  * Solves of each path (at once) before any is timed. Each HiGHS, the worker's and this thread's, tiers up
  * as it runs: measured alone, either path's median per 25 solves fell for about 75 solves (13–20 ms to
@@ -62,14 +70,16 @@ const LOAD = largeFormula({ candidates: 60, nutrients: 30, limits: 30, ratios: 1
 const progress = (msg: string) => process.stderr.write(`[bench solver-pool] ${msg}\n`);
 
 export interface PoolBench {
-  healthP99Ms: { idle: number[]; loaded: number[] };
-  ingredientRps: { idle: number[]; loaded: number[] };
+  healthP99Ms: { idle: number[]; loaded: number[]; control: number[] };
+  ingredientRps: { idle: number[]; loaded: number[]; control: number[] };
   rssMiB: { idle: number; peakLoaded: number };
   solvesDuringLoad: number;
   /** The server's main thread's CPU per large optimize, ms (its idle rate taken off). */
   eventLoopMsPerOptimize: number;
   hopMs: { inProcess: number[]; pool: number[] };
-  /** Pairs of phases that started with the machine busy (other work on it). */
+  /** From a task failed at the time limit to its worker's successor ready, ms. */
+  replacementMs: number[];
+  /** Rounds (idle, loaded, control) that started with the machine busy (other work on it). */
   busyStarts: number;
 }
 
@@ -83,7 +93,7 @@ export function prepare(tmp: string): { dataPath: string; keys: string[] } {
     importIngredients(db, 1, JSON.stringify(ingredients), "json", { update: false, now });
     const { id: _, ...formula } = LOAD.formula;
     importFormulas(db, 1, readFormulaFile(JSON.stringify([{ id: "load", ...formula }])), { replace: false, now });
-    const keys = Array.from({ length: 2 + PHASES * 2 }, () => createKey(db, { workspaceId: 1, write: false, rateLimit: 1_000_000, label: "bench pool", now }).key);
+    const keys = Array.from({ length: 2 + PHASES * 3 }, () => createKey(db, { workspaceId: 1, write: false, rateLimit: 1_000_000, label: "bench pool", now }).key);
     return { dataPath, keys };
   } finally {
     db.close();
@@ -115,6 +125,17 @@ export function startLoad(server: Server, key: string) {
       await lanes;
       clearInterval(sampler);
       return { solved, peakKiB };
+    },
+  };
+}
+
+/** The control's load (1b, 2b): one busy loop per pool worker, each a process of its own at SCHED_IDLE. */
+function startSpin(): { stop(): Promise<void> } {
+  const loops = Array.from({ length: defaultPoolSize() }, () => Bun.spawn(["chrt", "--idle", "0", process.execPath, "-e", "for (;;);"], { stdio: ["ignore", "ignore", "ignore"] }));
+  return {
+    async stop() {
+      for (const loop of loops) loop.kill();
+      await Promise.all(loops.map((loop) => loop.exited));
     },
   };
 }
@@ -181,11 +202,40 @@ async function hop(): Promise<PoolBench["hopMs"]> {
   }
 }
 
+/** Each time limit's replacement, timed from the task's failure to the new worker ready (item 5). */
+async function replacements(): Promise<number[]> {
+  const { formula, lookup } = benchFormula();
+  const input = optimizeInput(formula, lookup, NO_OPTIONS);
+  const pool = new SolverPool({ size: 1, timeoutMs: 1, maxQueue: 1, logger: createLogger(() => {}) });
+  const ready = async () => {
+    while (pool.stats().alive < 1) await Bun.sleep(0);
+  };
+  try {
+    pool.start();
+    await ready();
+    const out: number[] = [];
+    for (let i = 0; i < REPLACEMENTS; i++) {
+      const failed = await pool.run("optimize", input).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      if (!(failed instanceof SolverUnavailable)) throw new Error(`a solve was to pass the 1 ms time limit: ${String(failed)}`);
+      const started = performance.now();
+      await ready();
+      out.push(performance.now() - started);
+    }
+    return out;
+  } finally {
+    pool.close();
+  }
+}
+
 /**
  * @example const figures = await benchSolverPool("dist/feedbase")
  */
 export async function benchSolverPool(exe: string): Promise<PoolBench> {
   if (!Bun.which("wrk")) throw new Error("wrk is missing: make bench installs it (bench/run.ts), or apt-get install wrk");
+  if (!Bun.which("chrt")) throw new Error("chrt is missing: apt-get install util-linux");
   const tmp = mkdtempSync(join(tmpdir(), "feedbase-bench-pool-"));
   const { dataPath, keys } = prepare(tmp);
   const server = await serve(exe, dataPath, keys[0]!, "--data");
@@ -193,26 +243,35 @@ export async function benchSolverPool(exe: string): Promise<PoolBench> {
     const pathsFile = join(tmp, "paths.txt");
     const keysFile = join(tmp, "keys.txt");
     writeFileSync(pathsFile, "/v1/ingredients/Maize\n");
-    const figures: PoolBench = { healthP99Ms: { idle: [], loaded: [] }, ingredientRps: { idle: [], loaded: [] }, rssMiB: { idle: 0, peakLoaded: 0 }, solvesDuringLoad: 0, eventLoopMsPerOptimize: 0, hopMs: { inProcess: [], pool: [] }, busyStarts: 0 };
+    const figures: PoolBench = { healthP99Ms: { idle: [], loaded: [], control: [] }, ingredientRps: { idle: [], loaded: [], control: [] }, rssMiB: { idle: 0, peakLoaded: 0 }, solvesDuringLoad: 0, eventLoopMsPerOptimize: 0, hopMs: { inProcess: [], pool: [] }, replacementMs: [], busyStarts: 0 };
     await untilLoaded(server, keys[0]!);
     figures.rssMiB.idle = memoryKiB(server.proc.pid, "VmRSS") / 1024;
     let base = 1000;
     for (let phase = 0; phase < PHASES; phase++) {
       progress(`phase ${phase + 1} of ${PHASES}: idle`);
-      // The machine is shared: each pair of phases starts at as quiet a moment as a few seconds find.
+      // The machine is shared: each round starts at as quiet a moment as a few seconds find.
       if (!(await waitForIdle(3000)).idle) figures.busyStarts++;
       figures.healthP99Ms.idle.push(await healthP99(server, keys[0]!));
-      writeFileSync(keysFile, keys[2 + phase * 2]! + "\n");
+      writeFileSync(keysFile, keys[2 + phase * 3]! + "\n");
       figures.ingredientRps.idle.push((await wrk(server.url, "GET", pathsFile, keysFile, (base += 10_000))).rate);
       progress(`phase ${phase + 1} of ${PHASES}: ${IN_FLIGHT} large solves in flight`);
       const load = startLoad(server, keys[1]!);
       await untilBusy(server);
       figures.healthP99Ms.loaded.push(await healthP99(server, keys[0]!));
-      writeFileSync(keysFile, keys[3 + phase * 2]! + "\n");
+      writeFileSync(keysFile, keys[3 + phase * 3]! + "\n");
       figures.ingredientRps.loaded.push((await wrk(server.url, "GET", pathsFile, keysFile, (base += 10_000))).rate);
       const { solved, peakKiB } = await load.stop();
       figures.solvesDuringLoad += solved;
       figures.rssMiB.peakLoaded = Math.max(figures.rssMiB.peakLoaded, peakKiB / 1024);
+      progress(`phase ${phase + 1} of ${PHASES}: the control, ${defaultPoolSize()} busy loop(s) at SCHED_IDLE beside the server`);
+      const spin = startSpin();
+      try {
+        figures.healthP99Ms.control.push(await healthP99(server, keys[0]!));
+        writeFileSync(keysFile, keys[4 + phase * 3]! + "\n");
+        figures.ingredientRps.control.push((await wrk(server.url, "GET", pathsFile, keysFile, (base += 10_000))).rate);
+      } finally {
+        await spin.stop();
+      }
     }
     progress("the event loop's CPU per large optimize");
     figures.eventLoopMsPerOptimize = await eventLoopPerOptimize(server, keys[1]!);
@@ -220,6 +279,8 @@ export async function benchSolverPool(exe: string): Promise<PoolBench> {
     progress(`the 60 × 30 answer, ${HOP_SOLVES} times through one worker and in-process`);
     await waitForIdle(3000);
     figures.hopMs = await hop();
+    progress(`a worker replaced at the time limit, ${REPLACEMENTS} times`);
+    figures.replacementMs = await replacements();
     return figures;
   } finally {
     if (server.proc.exitCode === null) await stop(server);
@@ -239,24 +300,26 @@ const f2 = (x: number) => x.toFixed(2);
 
 /** The RESULTS.md section. @example renderSolverPool(await benchSolverPool(exe)).join("\n") */
 export function renderSolverPool(b: PoolBench): string[] {
-  const health = { idle: medianOf(b.healthP99Ms.idle), loaded: medianOf(b.healthP99Ms.loaded) };
-  const rps = { idle: medianOf(b.ingredientRps.idle), loaded: medianOf(b.ingredientRps.loaded) };
+  const health = { idle: medianOf(b.healthP99Ms.idle), loaded: medianOf(b.healthP99Ms.loaded), control: medianOf(b.healthP99Ms.control) };
+  const rps = { idle: medianOf(b.ingredientRps.idle), loaded: medianOf(b.ingredientRps.loaded), control: medianOf(b.ingredientRps.control) };
   const hopMedian = { inProcess: medianOf(b.hopMs.inProcess), pool: medianOf(b.hopMs.pool) };
   const verdict = (ok: boolean) => (ok ? "within the target" : "OUTSIDE the target");
   return [
     HEADING,
     "",
-    `Measured ${new Date().toISOString().slice(0, 16)}Z by \`bun bench/solver-pool.ts\` on a shared 2-core machine (dist/feedbase, default pool: one worker per core but one; ${PHASES} idle and ${PHASES} loaded phases alternating, medians over phases; figures are for reading, not asserted). Load: ${IN_FLIGHT} distinct optimizations of a generated 60-candidate formula (about a second each) kept in flight; ${b.solvesDuringLoad} answered during the loaded phases. ${b.busyStarts} of ${PHASES} pairs of phases started with the machine busy with other work.`,
+    `Measured ${new Date().toISOString().slice(0, 16)}Z by \`bun bench/solver-pool.ts\` on a shared ${navigator.hardwareConcurrency}-core machine (dist/feedbase, default pool: one worker per core but one; ${PHASES} rounds of an idle, a loaded and a control phase, medians over phases; figures are for reading, not asserted). Load: ${IN_FLIGHT} distinct optimizations of a generated 60-candidate formula (about a second each) kept in flight; ${b.solvesDuringLoad} answered during the loaded phases. Control: ${defaultPoolSize()} busy loop(s) that are not feedbase, one per worker, at the workers' priority (SCHED_IDLE): what giving solves the CPU the event loop leaves costs on this machine at best. ${b.busyStarts} of ${PHASES} rounds started with the machine busy with other work.`,
     "",
-    "| figure | idle | 4 large solves in flight | ratio | target |",
-    "|---|---:|---:|---:|---|",
-    `| GET /v1/health p99 (${HEALTH_REQUESTS} sequential), ms | ${f2(health.idle)} | ${f2(health.loaded)} | ${f2(health.loaded / health.idle)} | ≤ 2, ${verdict(health.loaded <= 2 * health.idle)} |`,
-    `| GET /v1/ingredients/Maize (wrk), requests/s | ${Math.round(rps.idle)} | ${Math.round(rps.loaded)} | ${f2(rps.loaded / rps.idle)} | ≥ 0.8, ${verdict(rps.loaded >= 0.8 * rps.idle)} |`,
-    `| server RSS, MiB (loaded: the peak) | ${f1(b.rssMiB.idle)} | ${f1(b.rssMiB.peakLoaded)} | ${f2(b.rssMiB.peakLoaded / b.rssMiB.idle)} | ≤ ${RSS_BOUND_MIB} MiB, ${verdict(b.rssMiB.peakLoaded <= RSS_BOUND_MIB)} |`,
+    "| figure | idle | 4 large solves in flight | ratio | control: busy loop(s) at SCHED_IDLE | its ratio (the floor) | target |",
+    "|---|---:|---:|---:|---:|---:|---|",
+    `| GET /v1/health p99 (${HEALTH_REQUESTS} sequential), ms | ${f2(health.idle)} | ${f2(health.loaded)} | ${f2(health.loaded / health.idle)} | ${f2(health.control)} | ${f2(health.control / health.idle)} | ≤ 2, ${verdict(health.loaded <= 2 * health.idle)} |`,
+    `| GET /v1/ingredients/Maize (wrk), requests/s | ${Math.round(rps.idle)} | ${Math.round(rps.loaded)} | ${f2(rps.loaded / rps.idle)} | ${Math.round(rps.control)} | ${f2(rps.control / rps.idle)} | ≥ 0.8, ${verdict(rps.loaded >= 0.8 * rps.idle)} |`,
+    `| server RSS, MiB (loaded: the peak) | ${f1(b.rssMiB.idle)} | ${f1(b.rssMiB.peakLoaded)} | ${f2(b.rssMiB.peakLoaded / b.rssMiB.idle)} | | | ≤ ${RSS_BOUND_MIB} MiB, ${verdict(b.rssMiB.peakLoaded <= RSS_BOUND_MIB)} |`,
     "",
     `The event loop's CPU per large optimize (the server's main thread, /proc, under the load alone, its idle rate taken off): ${f2(b.eventLoopMsPerOptimize)} ms.`,
     "",
     `The 60 × 30 answer (bench/optimize.ts's formula) to its HTTP body, ${HOP_SOLVES} times each, alternating: in-process median ${f2(hopMedian.inProcess)} ms, through a pool of one worker ${f2(hopMedian.pool)} ms: ${f2(hopMedian.pool / hopMedian.inProcess)} × (target ≤ 1.2, ${verdict(hopMedian.pool <= 1.2 * hopMedian.inProcess)}).`,
+    "",
+    `A worker replaced at the time limit (a pool of one, 1 ms limit), ${b.replacementMs.length} times: from the task's 503 to the new worker ready, median ${f1(medianOf(b.replacementMs))} ms (${f1(Math.min(...b.replacementMs))}–${f1(Math.max(...b.replacementMs))}).`,
   ];
 }
 
