@@ -6,8 +6,14 @@
  */
 export const WORKER_NICE = 19;
 
+export type ToWorker =
+  /** First, once: the process's compiled HiGHS (./runtime.ts), which the worker instantiates. */
+  | { type: "module"; module: WebAssembly.Module }
+  | TaskMessage;
+
 /** One task for a worker. */
-export interface ToWorker {
+export interface TaskMessage {
+  type: "task";
   id: number;
   kind: string;
   input: unknown;

@@ -1,5 +1,6 @@
 /**
- * The solver pool (docs/decisions.md#solver-pool): a few Bun Workers, each with its own HiGHS, take the
+ * The solver pool (docs/decisions.md#solver-pool): a few Bun Workers, each with its own HiGHS (an
+ * instance of the module the process compiled once, ./runtime.ts, sent to it at its start), take the
  * tasks of ./tasks.ts one at a time, so the event loop keeps serving while they solve. A task waits in a
  * bounded queue for a free worker; beyond the bound it is refused at once. A worker whose HiGHS gives
  * up, or that is still solving when the time limit passes, is terminated and replaced: only its task
@@ -9,6 +10,7 @@ import { ValidationError } from "../domain/errors.ts";
 import type { Logger } from "../log.ts";
 import type { FromWorker, ToWorker } from "./pool-protocol.ts";
 import { QUEUE_FULL, SolverFailure, solverProblem, SolverUnavailable, TIME_LIMIT_EXCEEDED } from "./solver-errors.ts";
+import { solverModule } from "./runtime.ts";
 import type { Solve, TaskInput, TaskKind, TaskOutput } from "./tasks.ts";
 
 export interface PoolOptions {
@@ -104,7 +106,7 @@ export class SolverPool implements Solver {
     return this.options.size;
   }
 
-  /** Starts the workers now rather than at the first task (their HiGHS takes about 0.1 s to load). */
+  /** Starts the workers now rather than at the first task (HiGHS takes about 0.2 s to compile, once a process). */
   start(): void {
     while (!this.closed && this.members.length < this.options.size) this.spawn();
   }
@@ -159,6 +161,10 @@ export class SolverPool implements Solver {
       this.options.logger.log("error", "solver worker failed", { error: event.message });
       this.replace(member, new SolverFailure(`The solver stopped on this problem: ${event.message}`));
     };
+    solverModule().then(
+      (module) => worker.postMessage({ type: "module", module } satisfies ToWorker),
+      (error: unknown) => this.heard(member, { type: "broken", message: String(error) }),
+    );
   }
 
   private heard(member: Member, message: FromWorker): void {
@@ -209,7 +215,7 @@ export class SolverPool implements Solver {
         this.options.logger.log("warn", "solver time limit exceeded; worker replaced", { task: job.kind, timeoutMs: this.options.timeoutMs });
         this.replace(member, new SolverUnavailable(TIME_LIMIT_EXCEEDED, Math.max(1, Math.ceil(this.options.timeoutMs / 1000))));
       }, this.options.timeoutMs);
-      const message: ToWorker = { id: job.id, kind: job.kind, input: job.input, base: job.base, json: job.json };
+      const message: ToWorker = { type: "task", id: job.id, kind: job.kind, input: job.input, base: job.base, json: job.json };
       member.worker.postMessage(message);
     }
   }

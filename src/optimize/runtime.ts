@@ -1,8 +1,8 @@
 /**
- * The HiGHS solver runtime (WebAssembly), loaded once per process. The `.wasm` is imported as a file so
- * `bun build --compile` embeds it in the executable; at run time the loader is told its path (on disk,
- * or inside the executable), since it would otherwise look beside its own script, which inside the
- * executable holds no such file. (The loader of highs 1.15.3 ignores `wasmBinary`; `locateFile` works.)
+ * The HiGHS solver runtime (WebAssembly). The `.wasm` is imported as a file so `bun build --compile`
+ * embeds it in the executable, and read from there (or from disk). It is compiled once per process:
+ * this thread's runtime and each solver worker's (./pool-worker.ts, sent the module) are instances of
+ * that one module. (The loader of highs 1.15.3 ignores `wasmBinary`; its `instantiateWasm` hook works.)
  */
 import loadHighs, { type Highs } from "highs";
 import wasmPath from "highs/runtime" with { type: "file" };
@@ -10,15 +10,47 @@ import wasmPath from "highs/runtime" with { type: "file" };
 /** Where the binary is read from: `/$bunfs/…` inside the compiled executable (logged when the solver is ready). */
 export const SOLVER_WASM: string = wasmPath;
 
+let compiling: Promise<WebAssembly.Module> | null = null;
 let loading: Promise<Highs> | null = null;
 let loaded: Highs | null = null;
 
 /**
- * The runtime, loading it on first use (about 0.1 s: compiling 3.5 MB of WebAssembly).
+ * HiGHS compiled, once per process (3.5 MB of WebAssembly: about 0.2 s of the compiler threads). A worker
+ * instantiated from it is ready in tens of milliseconds rather than hundreds, so one started to replace
+ * another (time limit, HiGHS gave up) takes tasks sooner, and the code JavaScriptCore tiers up as
+ * solves run is shared by every instance instead of compiled again by each.
+ * @example const module = await solverModule(); worker.postMessage({ type: "module", module })
+ */
+export function solverModule(): Promise<WebAssembly.Module> {
+  compiling ??= Bun.file(wasmPath)
+    .arrayBuffer()
+    .then((bytes) => WebAssembly.compile(bytes));
+  return compiling;
+}
+
+/**
+ * A runtime of its own (memory, state) on the compiled `module`.
+ * @example const highs = await instantiateSolver(await solverModule())
+ */
+export function instantiateSolver(module: WebAssembly.Module): Promise<Highs> {
+  return new Promise((resolve, reject) => {
+    // The loader's hook for an instance it does not make: it hands over its imports and waits to be given one.
+    const instantiateWasm = (imports: Bun.WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), reject);
+      return {};
+    };
+    loadHighs({ instantiateWasm } as Parameters<typeof loadHighs>[0]).then(resolve, reject);
+  });
+}
+
+/**
+ * This thread's runtime, made on first use from the process's module.
  * @example const highs = await solverRuntime(); highs.version.string // "1.15.1"
  */
 export function solverRuntime(): Promise<Highs> {
-  loading ??= loadHighs({ locateFile: () => wasmPath }).then((highs) => (loaded = highs));
+  loading ??= solverModule()
+    .then(instantiateSolver)
+    .then((highs) => (loaded = highs));
   return loading;
 }
 
