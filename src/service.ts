@@ -155,8 +155,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if ((error as { code?: string }).code === "EADDRINUSE") throw new PortInUseError(options.port);
     throw error;
   }
-  // Start the solver workers soon, so the first optimization does not wait the ~0.2 s it takes to
-  // compile HiGHS and start them, but after the start: the first answers do not wait for them either.
+  // Start the solver workers soon, so the first optimization does not wait the ~0.2 s each takes to
+  // compile HiGHS, but after the start: the first answers do not wait for them either.
   const warmSolver = setTimeout(() => pool.start(), SOLVER_WARM_DELAY_MS);
   warmSolver.unref();
   const stopHeapTrim = startHeapTrim();

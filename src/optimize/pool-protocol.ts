@@ -7,8 +7,11 @@
 export const WORKER_NICE = 19;
 
 export type ToWorker =
-  /** First, once: the process's compiled HiGHS (./runtime.ts), which the worker instantiates. */
-  | { type: "module"; module: WebAssembly.Module }
+  /**
+   * First, once: HiGHS compiled by an earlier worker, to instantiate; null: compile it here (./runtime.ts)
+   * and send it back with "ready".
+   */
+  | { type: "module"; module: WebAssembly.Module | null }
   | TaskMessage;
 
 /** One task for a worker. */
@@ -24,8 +27,8 @@ export interface TaskMessage {
 }
 
 export type FromWorker =
-  /** HiGHS is loaded: the worker takes tasks. `nice`: its thread's nice value, or why it kept the event loop's; `idle`: its thread is SCHED_IDLE; `compilers`: how many of JavaScriptCore's compiler threads are. */
-  | { type: "ready"; version: string; wasm: string; nice: number | string; idle: boolean; compilers: number }
+  /** HiGHS is loaded: the worker takes tasks. `nice`: its thread's nice value, or why it kept the event loop's; `idle`: its thread is SCHED_IDLE; `compilers`: how many of JavaScriptCore's compiler threads are; `module`: what it compiled, when it was asked to. */
+  | { type: "ready"; version: string; wasm: string; nice: number | string; idle: boolean; compilers: number; module: WebAssembly.Module | null }
   /** HiGHS could not be loaded. */
   | { type: "broken"; message: string }
   /** `output`: the task's output, or its JSON text when the task asked for `json`. */

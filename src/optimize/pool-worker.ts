@@ -1,11 +1,12 @@
 /**
  * A worker of the solver pool (./pool.ts): its own HiGHS, one task at a time. The pool's first message
- * is the process's compiled module; "ready" is posted once it is instantiated. The message handler is
+ * is HiGHS compiled by an earlier worker, or null (then this one compiles it, and sends the module back
+ * with "ready"); "ready" is posted once it is instantiated. The message handler is
  * installed before anything is awaited (a message that arrives while a top-level await is pending would
  * be lost).
  */
 import { causeOf } from "./solver-errors.ts";
-import { instantiateSolver, SOLVER_WASM } from "./runtime.ts";
+import { instantiateSolver, SOLVER_WASM, solverModule } from "./runtime.ts";
 import { runTask, type TaskKind } from "./tasks.ts";
 import type { Highs } from "highs";
 import type { FromWorker, ToWorker } from "./pool-protocol.ts";
@@ -26,10 +27,11 @@ let highs: Highs | null = null;
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === "module") {
-    instantiateSolver(message.module).then(
-      (h) => {
+    const module = message.module === null ? solverModule() : Promise.resolve(message.module);
+    module.then(instantiateSolver).then(
+      async (h) => {
         highs = h;
-        post({ type: "ready", version: h.version.string, wasm: SOLVER_WASM, ...priority, compilers: idleCompilerThreads() });
+        post({ type: "ready", version: h.version.string, wasm: SOLVER_WASM, ...priority, compilers: idleCompilerThreads(), module: message.module === null ? await module : null });
       },
       (error: unknown) => post({ type: "broken", message: String(error) }),
     );

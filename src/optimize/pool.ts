@@ -1,6 +1,6 @@
 /**
  * The solver pool (docs/decisions.md#solver-pool): a few Bun Workers, each with its own HiGHS (an
- * instance of the module the process compiled once, ./runtime.ts, sent to it at its start), take the
+ * instance of the module the first worker compiled and sent back, handed to each one started since), take the
  * tasks of ./tasks.ts one at a time, so the event loop keeps serving while they solve. A task waits in a
  * bounded queue for a free worker; beyond the bound it is refused at once. A worker whose HiGHS gives
  * up, or that is still solving when the time limit passes, is terminated and replaced: only its task
@@ -10,7 +10,6 @@ import { ValidationError } from "../domain/errors.ts";
 import type { Logger } from "../log.ts";
 import type { FromWorker, ToWorker } from "./pool-protocol.ts";
 import { QUEUE_FULL, SolverFailure, solverProblem, SolverUnavailable, TIME_LIMIT_EXCEEDED } from "./solver-errors.ts";
-import { solverModule } from "./runtime.ts";
 import type { Solve, TaskInput, TaskKind, TaskOutput } from "./tasks.ts";
 
 export interface PoolOptions {
@@ -97,6 +96,8 @@ export class SolverPool implements Solver {
   private nextId = 0;
   private started = 0;
   private closed = false;
+  /** HiGHS compiled by the first worker to have done so, for every worker started since (a replacement is ready sooner). */
+  private module: WebAssembly.Module | null = null;
   /** Whether the debug line saying the workers could not lower their priority was logged (once a process). */
   private toldPriority = false;
 
@@ -106,7 +107,7 @@ export class SolverPool implements Solver {
     return this.options.size;
   }
 
-  /** Starts the workers now rather than at the first task (HiGHS takes about 0.2 s to compile, once a process). */
+  /** Starts the workers now rather than at the first task (HiGHS takes about 0.2 s to compile). */
   start(): void {
     while (!this.closed && this.members.length < this.options.size) this.spawn();
   }
@@ -161,16 +162,15 @@ export class SolverPool implements Solver {
       this.options.logger.log("error", "solver worker failed", { error: event.message });
       this.replace(member, new SolverFailure(`The solver stopped on this problem: ${event.message}`));
     };
-    solverModule().then(
-      (module) => worker.postMessage({ type: "module", module } satisfies ToWorker),
-      (error: unknown) => this.heard(member, { type: "broken", message: String(error) }),
-    );
+    // Compiling blocks the thread that does it (36–39 ms): a worker does it, never the event loop.
+    worker.postMessage({ type: "module", module: this.module } satisfies ToWorker);
   }
 
   private heard(member: Member, message: FromWorker): void {
     if (!this.members.includes(member)) return;
     if (message.type === "ready") {
       member.ready = true;
+      this.module ??= message.module;
       const lowered = typeof message.nice === "number";
       this.options.logger.log("info", "solver ready", { highs: message.version, wasm: message.wasm, workers: this.members.length, nice: lowered ? message.nice : null, idle: message.idle, idleCompilers: message.compilers });
       if (!lowered && !this.toldPriority) this.options.logger.log("debug", "solver workers keep the event loop's priority", { reason: message.nice });

@@ -1,8 +1,8 @@
 /**
  * The HiGHS solver runtime (WebAssembly). The `.wasm` is imported as a file so `bun build --compile`
- * embeds it in the executable, and read from there (or from disk). It is compiled once per process:
- * this thread's runtime and each solver worker's (./pool-worker.ts, sent the module) are instances of
- * that one module. (The loader of highs 1.15.3 ignores `wasmBinary`; its `instantiateWasm` hook works.)
+ * embeds it in the executable, and read from there (or from disk). It is compiled once per thread that
+ * needs it, and a compiled module can be sent to another (the solver pool hands the first worker's to
+ * each one it starts after). (The loader of highs 1.15.3 ignores `wasmBinary`; `instantiateWasm` works.)
  */
 import loadHighs, { type Highs } from "highs";
 import wasmPath from "highs/runtime" with { type: "file" };
@@ -15,11 +15,11 @@ let loading: Promise<Highs> | null = null;
 let loaded: Highs | null = null;
 
 /**
- * HiGHS compiled, once per process (3.5 MB of WebAssembly: about 0.2 s of the compiler threads). A worker
- * instantiated from it is ready in tens of milliseconds rather than hundreds, so one started to replace
- * another (time limit, HiGHS gave up) takes tasks sooner, and the code JavaScriptCore tiers up as
- * solves run is shared by every instance instead of compiled again by each.
- * @example const module = await solverModule(); worker.postMessage({ type: "module", module })
+ * HiGHS compiled, once per thread (3.5 MB of WebAssembly: about 0.15 s, of which 36–39 ms hold this
+ * thread). A worker instantiated from a module another compiled is ready in tens of milliseconds rather
+ * than hundreds, and the code JavaScriptCore tiers up as solves run belongs to the module, so it is
+ * shared rather than compiled again.
+ * @example const module = await solverModule(); post({ type: "ready", …, module })
  */
 export function solverModule(): Promise<WebAssembly.Module> {
   compiling ??= Bun.file(wasmPath)
@@ -44,7 +44,7 @@ export function instantiateSolver(module: WebAssembly.Module): Promise<Highs> {
 }
 
 /**
- * This thread's runtime, made on first use from the process's module.
+ * This thread's runtime, made on first use.
  * @example const highs = await solverRuntime(); highs.version.string // "1.15.1"
  */
 export function solverRuntime(): Promise<Highs> {

@@ -14,12 +14,9 @@ const SCHED_IDLE = 5;
 const ZERO_PRIORITY = new Int32Array(1);
 /**
  * JavaScriptCore's compiler threads, which tier up the worker's WebAssembly (HiGHS) at normal priority:
- * with 4 large solves in flight they took about a third of the CPU the solves did. The WebAssembly
- * one (`Wasm Worklist Helper Thread`, its name's last 15 bytes as Linux keeps them) is started by the
- * event loop's thread, which compiles HiGHS for the workers (./runtime.ts): 2.4 s of CPU in the first
- * 5 s of large solves, at the event loop's priority unless lowered here.
+ * with 4 large solves in flight they took about a third of the CPU the solves did.
  */
-const COMPILER_THREADS = new Set(["JITWorker", "JSCWarmUp", "t Helper Thread"]);
+const COMPILER_THREADS = new Set(["JITWorker", "JSCWarmUp"]);
 
 let libc: ReturnType<typeof openLibc> | null | undefined;
 const openLibc = () => dlopen("libc.so.6", { sched_setscheduler: { args: [FFIType.i32, FFIType.i32, FFIType.ptr], returns: FFIType.i32 } });
