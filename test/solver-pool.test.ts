@@ -68,6 +68,9 @@ describe("a solve past the time limit", () => {
     const replaced = t.logs().filter((l) => l.msg === "solver time limit exceeded; worker replaced");
     expect(replaced.length).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await pool()).alive === 1, WORKER_WAIT_MS);
+    // The worker that replaced it was handed the HiGHS the first one compiled, so it compiled none.
+    const ready = t.logs().filter((l) => l.msg === "solver ready").map((l) => l.compiled);
+    expect(ready).toEqual([true, ...replaced.map(() => false)]);
   });
 
   test("holds nothing else up: /v1/health and a cached read answer while it runs", async () => {

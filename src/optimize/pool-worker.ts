@@ -1,14 +1,13 @@
 /**
  * A worker of the solver pool (./pool.ts): its own HiGHS, one task at a time. The pool's first message
  * is HiGHS compiled by an earlier worker, or null (then this one compiles it, and sends the module back
- * with "ready"); "ready" is posted once it is instantiated. The message handler is
- * installed before anything is awaited (a message that arrives while a top-level await is pending would
- * be lost).
+ * with "ready"); "ready" is posted once it is instantiated. The message handler is installed before
+ * anything is awaited (a message that arrives while a top-level await is pending would be lost).
  */
+import type { Highs } from "highs";
 import { causeOf } from "./solver-errors.ts";
 import { instantiateSolver, SOLVER_WASM, solverModule } from "./runtime.ts";
 import { runTask, type TaskKind } from "./tasks.ts";
-import type { Highs } from "highs";
 import type { FromWorker, ToWorker } from "./pool-protocol.ts";
 import { idleCompilerThreads, lowerThisThread } from "./thread-priority.ts";
 
@@ -27,11 +26,11 @@ let highs: Highs | null = null;
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === "module") {
-    const module = message.module === null ? solverModule() : Promise.resolve(message.module);
-    module.then(instantiateSolver).then(
+    const compiled = message.module === null ? solverModule() : Promise.resolve(message.module);
+    compiled.then(instantiateSolver).then(
       async (h) => {
         highs = h;
-        post({ type: "ready", version: h.version.string, wasm: SOLVER_WASM, ...priority, compilers: idleCompilerThreads(), module: message.module === null ? await module : null });
+        post({ type: "ready", version: h.version.string, wasm: SOLVER_WASM, ...priority, compilers: idleCompilerThreads(), module: message.module === null ? await compiled : null });
       },
       (error: unknown) => post({ type: "broken", message: String(error) }),
     );

@@ -172,7 +172,7 @@ export class SolverPool implements Solver {
       member.ready = true;
       this.module ??= message.module;
       const lowered = typeof message.nice === "number";
-      this.options.logger.log("info", "solver ready", { highs: message.version, wasm: message.wasm, workers: this.members.length, nice: lowered ? message.nice : null, idle: message.idle, idleCompilers: message.compilers });
+      this.options.logger.log("info", "solver ready", { highs: message.version, wasm: message.wasm, workers: this.members.length, nice: lowered ? message.nice : null, idle: message.idle, idleCompilers: message.compilers, compiled: message.module !== null });
       if (!lowered && !this.toldPriority) this.options.logger.log("debug", "solver workers keep the event loop's priority", { reason: message.nice });
       this.toldPriority ||= !lowered;
       return this.pump();
