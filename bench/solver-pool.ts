@@ -181,11 +181,15 @@ async function healthP99(server: Server, key: string): Promise<number> {
   return quantile(ms, 0.99);
 }
 
+/** The 60 × 30 formula's optimize input (items 4 and 5), and a pool of one worker that logs nothing. */
+function hopSetUp(timeoutMs: number) {
+  const { formula, lookup } = benchFormula();
+  return { input: optimizeInput(formula, lookup, NO_OPTIONS), pool: new SolverPool({ size: 1, timeoutMs, maxQueue: 4, logger: createLogger(() => {}) }) };
+}
+
 /** The 60 × 30 answer's body through one worker and in-process, alternating, after a warm-up of each. */
 async function hop(): Promise<{ inProcess: number[]; pool: number[] }> {
-  const { formula, lookup } = benchFormula();
-  const input = optimizeInput(formula, lookup, NO_OPTIONS);
-  const pool = new SolverPool({ size: 1, timeoutMs: 60_000, maxQueue: 4, logger: createLogger(() => {}) });
+  const { input, pool } = hopSetUp(60_000);
   const inProcess = async () => openBody(await solveInProcess("optimize", input));
   // What src/http/routes/optimize.ts sends: the bulk kept as text (made once), the what-ifs cloned.
   const base = JSON.stringify({ formula: input.formula, ingredients: input.ingredients, include: input.include });
@@ -217,9 +221,7 @@ async function hopInProcessOfItsOwn(): Promise<PoolBench["hopMs"][number]> {
 
 /** Each time limit's replacement, timed from the task's failure to the new worker ready (item 5). */
 async function replacements(): Promise<number[]> {
-  const { formula, lookup } = benchFormula();
-  const input = optimizeInput(formula, lookup, NO_OPTIONS);
-  const pool = new SolverPool({ size: 1, timeoutMs: 1, maxQueue: 1, logger: createLogger(() => {}) });
+  const { input, pool } = hopSetUp(1);
   const ready = async () => {
     while (pool.stats().alive < 1) await Bun.sleep(0);
   };
