@@ -10,7 +10,7 @@ import { ADMIN_OPERATIONS, withWhole, type AdminStore } from "./ops.ts";
 
 /**
  * The admin store over a pool on `sql`.
- * @example const store = pgAdmin(await openPostgres(url, { max: 2 })); await store.listKeys()
+ * @example const store = pgAdmin(await openPostgres(url, { max: 1 })); await store.listKeys()
  */
 export function pgAdmin(sql: SQL): AdminStore {
   const { reads, writes } = ADMIN_OPERATIONS;

@@ -66,11 +66,13 @@ async function startServing(sql: SQL, url: string, serve: Serving): Promise<PgDa
 }
 
 /**
- * Connect (migrating under the advisory lock) for one command.
+ * Connect (migrating under the advisory lock) for one command, on one connection: a command runs one
+ * statement at a time, and Bun.sql opens a pool's every connection at its first query (each a server
+ * process: docs/decisions.md#postgresql).
  * @example const store = await openPostgresStore("postgres://mill@db/feedbase")
  */
 export async function openPostgresStore(url: string): Promise<Store> {
-  return { ...pgAdmin(await openPostgres(url, { max: 2 })), kind: "postgres" };
+  return { ...pgAdmin(await openPostgres(url, { max: 1 })), kind: "postgres" };
 }
 
 /**

@@ -5,6 +5,7 @@
  * history, costs, reports, the solver, keys, webhooks, deliveries), writes and their refusals, and the
  * state both are left in. Timestamps a command takes from the clock are the only thing masked.
  */
+import { SQL } from "bun";
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -115,6 +116,34 @@ describe("admin commands on PostgreSQL", () => {
       expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 1, stderr: (await cli(["demo", "--data", mill])).stderr });
       expect(again.stderr).toContain("the demo only fills an empty workspace");
     } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test("a command opens one connection to the database, reads and writes alike", async () => {
+    const tmp = tempDir();
+    const url = databaseFor(tmp.dataPath)!;
+    expect((await cli(["key", "list", "--database", url])).code).toBe(0); // made and migrated: later opens only connect
+    const observer = new SQL(url, { max: 1 });
+    try {
+      // pg_stat_database counts every session the database has had, once the session has ended: read
+      // when no other session is left.
+      const sessions = async () => {
+        for (;;) {
+          const [{ others }] = await observer`SELECT count(*)::int AS others FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+          if (others === 0) break;
+        }
+        const [{ n }] = await observer`SELECT sessions::int AS n FROM pg_stat_database WHERE datname = current_database()`;
+        return n as number;
+      };
+      for (const args of [["key", "list"], ["key", "create", "--write"], ["workspace", "create", "north-mill"], ["export", "ingredients"]]) {
+        const before = await sessions();
+        const run = await cli([...args, "--database", url]);
+        expect({ args, code: run.code }).toEqual({ args, code: 0 });
+        expect({ args, sessions: (await sessions()) - before }).toEqual({ args, sessions: 1 });
+      }
+    } finally {
+      await observer.close();
       tmp.cleanup();
     }
   });
