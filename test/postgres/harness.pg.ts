@@ -1,6 +1,6 @@
 /**
  * PostgreSQL only (make test-postgres): the harness's PostgreSQL mode and the connection it builds on.
- * A temporary data file stands for a fresh database of its own, dropped afterwards; a key made by the
+ * A temporary data file stands for a fresh database of its own, emptied afterwards for the next one; a key made by the
  * harness is one the backend's key store finds; openPostgres migrates once under concurrency, refuses a
  * newer schema and never shows a password; names sort exactly as SQLite sorts them.
  */
@@ -32,7 +32,7 @@ describe("the harness in PostgreSQL mode", () => {
     expect(POSTGRES_MODE).toBe(true);
   });
 
-  test("each temporary data file stands for a fresh database of its own, dropped by cleanup even while connected", async () => {
+  test("each temporary data file stands for a fresh database of its own, emptied by cleanup even while connected, then handed out again", async () => {
     const a = tempDir();
     const b = tempDir();
     const urlA = databaseFor(a.dataPath)!;
@@ -45,11 +45,40 @@ describe("the harness in PostgreSQL mode", () => {
     const sqlB = await connect(urlB);
     expect(await sqlB`SELECT slug FROM workspaces ORDER BY slug`).toEqual([{ slug: "default" }]);
     const nameA = new URL(urlA).pathname.slice(1);
-    expect(databaseNames()).toContain(nameA);
+    const sessions = (name: string) => psql(ADMIN_URL, `SELECT count(*) FROM pg_stat_activity WHERE datname = :'name'`, { name }).trim();
+    expect(Number(sessions(nameA))).toBeGreaterThan(0);
     a.cleanup();
     b.cleanup();
-    expect(databaseNames()).not.toContain(nameA);
     expect(databaseFor(a.dataPath)).toBeUndefined();
+    // Emptied: no session left on it, nothing in it (the schema version table included).
+    expect(sessions(nameA)).toBe("0");
+    expect(psql(urlA, "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'").trim()).toBe("0");
+    // The next two temporary files get them back, and each is as new: migrated from nothing on first use.
+    const c = tempDir();
+    const d = tempDir();
+    try {
+      expect([databaseFor(c.dataPath), databaseFor(d.dataPath)].sort()).toEqual([urlA, urlB].sort());
+      const sqlC = await connect(databaseFor(c.dataPath)!);
+      expect(await sqlC`SELECT slug FROM workspaces ORDER BY slug`).toEqual([{ slug: "default" }]);
+      expect(await sqlC`SELECT version FROM feedbase_schema`).toEqual([{ version: SCHEMA_VERSION }]);
+    } finally {
+      c.cleanup();
+      d.cleanup();
+    }
+  });
+
+  test("a database a test dropped itself is not handed out again", () => {
+    const a = tempDir();
+    const name = new URL(databaseFor(a.dataPath)!).pathname.slice(1);
+    psql(ADMIN_URL, `DROP DATABASE ${name} WITH (FORCE)`);
+    a.cleanup();
+    const b = tempDir();
+    try {
+      expect(databaseFor(b.dataPath)).not.toContain(name);
+      expect(databaseNames()).toContain(new URL(databaseFor(b.dataPath)!).pathname.slice(1));
+    } finally {
+      b.cleanup();
+    }
   });
 
   test("a command line or environment naming the data file names its database instead; other paths stay", () => {
