@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import { DEFAULT_SOLVE_TIMEOUT_MS, PortInUseError, startService } from "../src/service.ts";
+import { DEFAULT_DATABASE_CONNECTIONS } from "../src/open/store.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
 import { dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";
@@ -29,6 +30,7 @@ interface ServeOptions {
   console: boolean;
   solveTimeout: number;
   solveWorkers?: number;
+  databaseConnections: number;
 }
 
 /** `--solve-timeout`: seconds, decimals allowed, 0.1 to 600 (to milliseconds). */
@@ -112,10 +114,18 @@ export function registerServe(program: Command, io: Io): void {
         .argParser(secondsOption),
     )
     .addOption(new Option("--solve-workers <n>", "solver worker threads (default: one per core but one, at least 1)").env("FEEDBASE_SOLVE_WORKERS").argParser(intInRange("--solve-workers", 1, 64)))
+    .addOption(
+      new Option("--database-connections <n>", "with --database: connections to PostgreSQL this instance keeps open, each a server process")
+        .env("FEEDBASE_DATABASE_CONNECTIONS")
+        .default(DEFAULT_DATABASE_CONNECTIONS)
+        .argParser(intInRange("--database-connections", 2, 100)),
+    )
     .action(
       async (opts: ServeOptions) => {
         const data = dataLocation(opts);
         if (data.kind === "sqlite") refuseOtherOwner(opts);
+        // From the environment it may be a shared file's setting for every instance; on the command line it is a mistake.
+        if (data.kind === "sqlite" && command.getOptionValueSource("databaseConnections") === "cli") throw new CliFailure("--database-connections goes with --database (PostgreSQL)");
         if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliFailure("--tls-cert and --tls-key go together");
         if (!opts.tlsCert && !opts.insecureHttp && !LOOPBACK.test(opts.host)) {
           throw new CliFailure(
@@ -128,7 +138,7 @@ export function registerServe(program: Command, io: Io): void {
         const webhooks = { retentionDays: opts.retentionDays, ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}) };
         const solver = { timeoutMs: opts.solveTimeout, ...(opts.solveWorkers ? { workers: opts.solveWorkers } : {}) };
         const service = await start(
-          { data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, console: opts.console, solver, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
+          { data, host: opts.host, port: opts.port, webhooks, logLevel: opts.logLevel, accessLog: opts.accessLog, console: opts.console, solver, databaseConnections: opts.databaseConnections, ...(metrics ? { metrics } : {}), ...(tls ? { tls } : {}) },
           opts,
         );
         service.logger.log("info", "listening", { url: service.url.href, data: locationName(data) });
@@ -145,6 +155,7 @@ export function registerServe(program: Command, io: Io): void {
           console: opts.console,
           solveTimeoutMs: opts.solveTimeout,
           solveWorkers: opts.solveWorkers ?? null,
+          databaseConnections: data.kind === "postgres" ? opts.databaseConnections : null,
         });
         let stopping = false;
         const stop = async () => {

@@ -47,6 +47,8 @@ export interface ServiceOptions {
   foldQuietMs?: number;
   /** The solver pool (docs/decisions.md#solver-pool): time limit per solve, workers, queue bound. */
   solver?: { timeoutMs?: number; workers?: number; maxQueue?: number };
+  /** PostgreSQL: the connections this instance keeps open (`serve --database-connections`; default 10). */
+  databaseConnections?: number;
 }
 
 export interface RunningService {
@@ -92,7 +94,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let recorder: ServiceMetrics | null = null;
   const onCommit = (size: number) => recorder?.commit(size);
   const perWebhook = options.webhooks?.perWebhook ?? DEFAULT_TUNING.perWebhook;
-  const store = await openStore(options.data, { create: true, serve: { logger, clock, onCommit, perWebhook, foldQuietMs: options.foldQuietMs } });
+  const store = await openStore(options.data, { create: true, serve: { logger, clock, onCommit, perWebhook, foldQuietMs: options.foldQuietMs, connections: options.databaseConnections } });
   let counts: SharedCounts | null;
   try {
     counts = store.sharedCounts && (await startSharedCounts(store.sharedCounts, logger, clock));

@@ -19,7 +19,7 @@ import { findKey } from "../store/keys.ts";
 import { isPgStorageFull } from "../store/pg/readiness.ts";
 import { databaseAnswers, probeWrite } from "../store/readiness.ts";
 import { pgDeliveryStore } from "../webhooks/pg-delivery-store.ts";
-import type { ServedStore, Serving, Store } from "./store.ts";
+import { DEFAULT_DATABASE_CONNECTIONS, type ServedStore, type Serving, type Store } from "./store.ts";
 
 /**
  * FEEDBASE_TEST_LEASE_MS=<ms> shortens the delivery lease (60 s), so a test sees a killed instance's
@@ -81,7 +81,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
  */
 export async function servePostgres(url: string, serve: Serving): Promise<ServedStore> {
   const instance = instanceName();
-  const sql = await openPostgres(url, { timeouts: TIMEOUTS, applicationName: instance });
+  const sql = await openPostgres(url, { max: serve.connections ?? DEFAULT_DATABASE_CONNECTIONS, timeouts: TIMEOUTS, applicationName: instance });
   let version: PgDataVersion;
   try {
     version = await startServing(sql, url, serve);

@@ -71,6 +71,13 @@ export interface TestServer {
 }
 
 /**
+ * A test server's connections to PostgreSQL: 3, where `serve` keeps 10. Bun.sql opens them all at the
+ * first query, each a server process (about 40 ms of the cluster's CPU on the test VM), and no test
+ * runs more than 3 statements at a time on one server. test/postgres/pg-serve.pg.ts checks the default.
+ */
+export const TEST_DATABASE_CONNECTIONS = 3;
+
+/**
  * The real service, in-process on a free port with a temporary data file.
  * @example const t = await startTestServer(); const r = await t.request("GET", "/v1/health", { key: t.key() })
  */
@@ -81,7 +88,7 @@ export async function startTestServer(
   let text = "";
   const clock = options.clock?.now;
   const logger = createLogger((t) => (text += t), clock);
-  const service = await startService({ data: dataLocation(tmp.dataPath), host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}), ...(options.foldQuietMs !== undefined ? { foldQuietMs: options.foldQuietMs } : {}), ...(options.solver ? { solver: options.solver } : {}) });
+  const service = await startService({ data: dataLocation(tmp.dataPath), host: "127.0.0.1", port: 0, logger, ...(clock ? { clock } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.metrics ? { metrics: options.metrics } : {}), ...(options.foldQuietMs !== undefined ? { foldQuietMs: options.foldQuietMs } : {}), ...(options.solver ? { solver: options.solver } : {}), ...(POSTGRES_MODE ? { databaseConnections: TEST_DATABASE_CONNECTIONS } : {}) });
   const url = `http://127.0.0.1:${service.port}`;
   const keyDb = POSTGRES_MODE ? null : openDatabase(tmp.dataPath, { create: false });
   return {
@@ -251,7 +258,7 @@ export async function spawnServe(
   const command = options.command ?? [process.execPath, join(ROOT, "cli", "main.ts")];
   const proc = Bun.spawn([...command, "serve", ...databaseArgs(["--data", dataPath]), "--port", "0", ...(options.args ?? [])], {
     cwd: ROOT,
-    env: { ...inheritedEnv(), ...databaseEnv(options.env) },
+    env: { ...inheritedEnv(), ...(POSTGRES_MODE ? { FEEDBASE_DATABASE_CONNECTIONS: String(TEST_DATABASE_CONNECTIONS) } : {}), ...databaseEnv(options.env) },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "inherit",

@@ -17,7 +17,7 @@ import { saveFormula } from "../../src/store/formulas.ts";
 import { createKey } from "../../src/store/keys.ts";
 import type { FormulaDetail } from "../../src/schemas/formulas.ts";
 import { generateSecret } from "../../src/webhooks/secret.ts";
-import { eventually, startTestServer, TestClock, type TestServer } from "../helpers/harness.ts";
+import { eventually, spawnServe, startTestServer, tempDir, TestClock, type TestServer } from "../helpers/harness.ts";
 import { databaseFor } from "../helpers/postgres.ts";
 import { independentHex, startRecorder } from "../helpers/webhooks.ts";
 
@@ -173,6 +173,36 @@ describe("serve on PostgreSQL", () => {
       expect((await pg.sql`SELECT count(*)::int AS n FROM delivery_attempts`)[0].n).toBe(2);
     } finally {
       await receiver.stop();
+    }
+  });
+
+  test("serve keeps --database-connections connections to the database open: 10 unless told", async () => {
+    // The pool's connections carry the instance's name; the listening connection has none of its own.
+    const pooled = async (url: string) => {
+      const observer = new SQL(url, { max: 1 });
+      try {
+        const rows = await observer`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '%:%:%'`;
+        return rows[0].n as number;
+      } finally {
+        await observer.close();
+      }
+    };
+    const tmp = tempDir();
+    const url = databaseFor(tmp.dataPath)!;
+    const byDefault = await startService({ data: { kind: "postgres", url }, host: "127.0.0.1", port: 0, logger: createLogger(() => {}) });
+    try {
+      await eventually(async () => (await pooled(url)) === 10);
+    } finally {
+      await byDefault.stop();
+    }
+    await eventually(async () => (await pooled(url)) === 0);
+    const told = await spawnServe(tmp.dataPath, { args: ["--database-connections", "4"] });
+    try {
+      await eventually(async () => (await pooled(url)) === 4);
+      expect(told.output()).not.toContain('"level":"error"');
+    } finally {
+      expect(await told.stop()).toBe(0);
+      tmp.cleanup();
     }
   });
 
