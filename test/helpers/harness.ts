@@ -15,7 +15,7 @@ export const ROOT = join(import.meta.dir, "..", "..");
 
 /**
  * A fresh directory for one test's data file; removed by `cleanup`. In PostgreSQL mode (./postgres.ts)
- * `dataPath` stands for a fresh database, which `cleanup` drops.
+ * `dataPath` stands for a fresh database, which `cleanup` empties for the next test (./postgres.ts).
  */
 export function tempDir(): { dir: string; dataPath: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), "feedbase-test-"));
