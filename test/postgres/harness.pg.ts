@@ -9,7 +9,7 @@ import { SQL } from "bun";
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { DataFileError } from "../../src/store/db.ts";
-import { openPostgres } from "../../src/store/pg/connect.ts";
+import { MIGRATION_LOCK, openPostgres } from "../../src/store/pg/connect.ts";
 import { findKey } from "../../src/store/keys.ts";
 import { SCHEMA_VERSION } from "../../src/store/migrations.ts";
 import { tempDir } from "../helpers/harness.ts";
@@ -124,6 +124,22 @@ describe("openPostgres", () => {
       expect(await all[0]!`SELECT version FROM feedbase_schema`).toEqual([{ version: SCHEMA_VERSION }]);
       expect(await all[3]!`SELECT count(*)::int AS n FROM workspaces`).toEqual([{ n: 1 }]);
     } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test("a database already migrated opens without the migration's lock: one read, while another session holds it", async () => {
+    const tmp = tempDir();
+    const holder = new SQL(databaseFor(tmp.dataPath)!, { max: 1 });
+    try {
+      const url = databaseFor(tmp.dataPath)!;
+      await connect(url);
+      await holder`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
+      // Before, every open took the lock (and feedbase_schema's ACCESS EXCLUSIVE): it waited here until released.
+      const opened = await Promise.race([connect(url).then(() => "opened"), Bun.sleep(10_000).then(() => "still waiting for the lock after 10 s")]);
+      expect(opened).toBe("opened");
+    } finally {
+      await holder.close();
       tmp.cleanup();
     }
   });

@@ -9,7 +9,7 @@ import { isPlaceholder, MIGRATION_STEPS, SCHEMA_VERSION } from "../migrations.ts
 import { redactUrl } from "./url.ts";
 
 /** The advisory lock key the migrations hold (any constant; "feedbase" in ASCII, truncated). */
-const MIGRATION_LOCK = 0x66656564_62617365n;
+export const MIGRATION_LOCK = 0x66656564_62617365n;
 
 export { isPostgresUrl, redactUrl } from "./url.ts";
 
@@ -68,10 +68,30 @@ function reason(error: unknown): string {
 const OLD_COUNT_TO_STEP: Readonly<Record<number, number>> = { 1: 7, 2: 9 };
 
 /**
+ * Whether the schema is already this build's, read without a lock or a transaction: what nearly every
+ * open finds, and then it takes neither the advisory lock nor feedbase_schema's ACCESS EXCLUSIVE lock
+ * (the ALTER below), so commands and instances starting together do not queue behind each other.
+ * No table or no `in_step` column yet (a new or an older database): false.
+ */
+async function isCurrent(sql: SQL): Promise<boolean> {
+  try {
+    const rows = (await sql`SELECT version, in_step FROM feedbase_schema`) as { version: number; in_step: boolean }[];
+    return rows.length === 1 && rows[0]!.in_step && rows[0]!.version === SCHEMA_VERSION;
+  } catch (error) {
+    const errno = (error as { errno?: unknown } | null)?.errno;
+    if (errno === UNDEFINED_TABLE || errno === UNDEFINED_COLUMN) return false;
+    throw error;
+  }
+}
+const UNDEFINED_TABLE = "42P01";
+const UNDEFINED_COLUMN = "42703";
+
+/**
  * Apply the steps this database has not had, in one transaction under the advisory lock; a database
  * from a newer feedbase is refused, as a newer SQLite file is.
  */
 async function migrate(sql: SQL): Promise<void> {
+  if (await isCurrent(sql)) return;
   await sql.begin(async (tx) => {
     // A migration may rewrite a large table or wait for another instance's: the session's bounds are not for it.
     await tx`SET LOCAL statement_timeout = 0`;
