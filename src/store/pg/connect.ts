@@ -16,8 +16,6 @@ export { isPostgresUrl, redactUrl } from "./url.ts";
 export interface PgOptions {
   /** Connections in the pool (default 10). */
   max?: number;
-  /** Refuse a database whose schema is older instead of migrating it (commands that must not change it). */
-  noMigrate?: boolean;
   /**
    * `serve`'s bounds (docs/decisions.md#database-faults): seconds to wait for a connection, and the
    * server-side statement and lock-wait timeouts of every session, in milliseconds. Admin commands
