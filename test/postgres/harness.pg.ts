@@ -144,6 +144,39 @@ describe("openPostgres", () => {
     }
   });
 
+  test("an open with serve's lock timeout that meets another session's migration waits for it, past the timeout", async () => {
+    const tmp = tempDir();
+    const url = databaseFor(tmp.dataPath)!;
+    await connect(url);
+    const holder = new SQL(url, { max: 1 });
+    let release = () => {};
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // Another instance migrating: feedbase_schema locked as its ALTER locks it, until its transaction ends.
+    const migrating = holder.begin(async (tx) => {
+      await tx`LOCK TABLE feedbase_schema IN ACCESS EXCLUSIVE MODE`;
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    try {
+      await isLocked;
+      const lockMs = 100;
+      const opening = openPostgres(url, { max: 1, timeouts: { connectSeconds: 3, statementMs: 5_000, lockMs } }).then(
+        (sql) => (open.push(sql), "opened"),
+        (error: Error) => error.message,
+      );
+      // Several times the lock timeout: the first read has been cut short by now.
+      await Bun.sleep(lockMs * 5);
+      release();
+      await migrating;
+      expect(await opening).toBe("opened");
+    } finally {
+      release();
+      await holder.close();
+      tmp.cleanup();
+    }
+  });
+
   test("a database from a newer feedbase is refused with one line", async () => {
     const tmp = tempDir();
     try {

@@ -69,7 +69,9 @@ const OLD_COUNT_TO_STEP: Readonly<Record<number, number>> = { 1: 7, 2: 9 };
  * Whether the schema is already this build's, read without a lock or a transaction: what nearly every
  * open finds, and then it takes neither the advisory lock nor feedbase_schema's ACCESS EXCLUSIVE lock
  * (the ALTER below), so commands and instances starting together do not queue behind each other.
- * No table or no `in_step` column yet (a new or an older database): false.
+ * No table or no `in_step` column yet (a new or an older database): false. So is a read that `serve`'s
+ * lock or statement timeout cut short (another instance is migrating): the migration's transaction,
+ * whose bounds are off, waits for it instead.
  */
 async function isCurrent(sql: SQL): Promise<boolean> {
   try {
@@ -77,12 +79,12 @@ async function isCurrent(sql: SQL): Promise<boolean> {
     return rows.length === 1 && rows[0]!.in_step && rows[0]!.version === SCHEMA_VERSION;
   } catch (error) {
     const errno = (error as { errno?: unknown } | null)?.errno;
-    if (errno === UNDEFINED_TABLE || errno === UNDEFINED_COLUMN) return false;
+    if (typeof errno === "string" && NOT_KNOWN_YET.has(errno)) return false;
     throw error;
   }
 }
-const UNDEFINED_TABLE = "42P01";
-const UNDEFINED_COLUMN = "42703";
+/** undefined_table, undefined_column, lock_not_available, query_canceled (a statement timeout). */
+const NOT_KNOWN_YET = new Set(["42P01", "42703", "55P03", "57014"]);
 
 /**
  * Apply the steps this database has not had, in one transaction under the advisory lock; a database
