@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { readFileSync } from "node:fs";
 import { DEFAULT_SOLVE_TIMEOUT_MS, PortInUseError, startService } from "../src/service.ts";
-import { DEFAULT_DATABASE_CONNECTIONS } from "../src/open/store.ts";
+import { DEFAULT_DATABASE_CONNECTIONS } from "../src/store/pg/connect.ts";
 import { retryScheduleOption } from "./webhook.ts";
 import { LOG_LEVELS, type LogLevel } from "../src/log.ts";
 import { dataOption, intInRange, onOff, oneOf, withExamples } from "./common.ts";

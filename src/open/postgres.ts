@@ -9,7 +9,7 @@ import { hostname } from "node:os";
 import { pgAdmin } from "../admin/pg.ts";
 import { pgSharedCounts } from "../store/pg/rate-counts.ts";
 import { pgBackend } from "../store/backend.ts";
-import { openPostgres } from "../store/pg/connect.ts";
+import { DEFAULT_DATABASE_CONNECTIONS, openPostgres } from "../store/pg/connect.ts";
 import { withDeadline, withDeadlines } from "../store/deadline.ts";
 import { PgDataVersion } from "../store/pg/data-version.ts";
 import { PgWriteBatch } from "../store/pg/write-batch.ts";
@@ -19,7 +19,7 @@ import { findKey } from "../store/keys.ts";
 import { isPgStorageFull } from "../store/pg/readiness.ts";
 import { databaseAnswers, probeWrite } from "../store/readiness.ts";
 import { pgDeliveryStore } from "../webhooks/pg-delivery-store.ts";
-import { DEFAULT_DATABASE_CONNECTIONS, type ServedStore, type Serving, type Store } from "./store.ts";
+import type { ServedStore, Serving, Store } from "./store.ts";
 
 /**
  * FEEDBASE_TEST_LEASE_MS=<ms> shortens the delivery lease (60 s), so a test sees a killed instance's

@@ -59,15 +59,9 @@ export interface Serving {
   perWebhook: number;
   /** SQLite: how long writes must be quiet before the price log is folded (src/service/quiet-fold.ts). */
   foldQuietMs?: number | undefined;
-  /** PostgreSQL: the connections this instance keeps open (default {@link DEFAULT_DATABASE_CONNECTIONS}). */
+  /** PostgreSQL: the connections this instance keeps open (default: ../store/pg/connect.ts's DEFAULT_DATABASE_CONNECTIONS). */
   connections?: number | undefined;
 }
-
-/**
- * `serve --database-connections`'s default. Bun.sql opens them all at the first query, each a server
- * process; requests, the group commit and deliveries share them (docs/decisions.md#serving-from-postgresql).
- */
-export const DEFAULT_DATABASE_CONNECTIONS = 10;
 
 /**
  * `create`: make a missing SQLite file (serve and demo only; a PostgreSQL database must exist, its

@@ -188,20 +188,23 @@ describe("serve on PostgreSQL", () => {
       }
     };
     const tmp = tempDir();
-    const url = databaseFor(tmp.dataPath)!;
-    const byDefault = await startService({ data: { kind: "postgres", url }, host: "127.0.0.1", port: 0, logger: createLogger(() => {}) });
     try {
-      await eventually(async () => (await pooled(url)) === 10);
+      const url = databaseFor(tmp.dataPath)!;
+      const byDefault = await startService({ data: { kind: "postgres", url }, host: "127.0.0.1", port: 0, logger: createLogger(() => {}) });
+      try {
+        await eventually(async () => (await pooled(url)) === 10);
+      } finally {
+        await byDefault.stop();
+      }
+      await eventually(async () => (await pooled(url)) === 0);
+      const told = await spawnServe(tmp.dataPath, { args: ["--database-connections", "4"] });
+      try {
+        await eventually(async () => (await pooled(url)) === 4);
+        expect(told.output()).not.toContain('"level":"error"');
+      } finally {
+        expect(await told.stop()).toBe(0);
+      }
     } finally {
-      await byDefault.stop();
-    }
-    await eventually(async () => (await pooled(url)) === 0);
-    const told = await spawnServe(tmp.dataPath, { args: ["--database-connections", "4"] });
-    try {
-      await eventually(async () => (await pooled(url)) === 4);
-      expect(told.output()).not.toContain('"level":"error"');
-    } finally {
-      expect(await told.stop()).toBe(0);
       tmp.cleanup();
     }
   });

@@ -13,8 +13,15 @@ export const MIGRATION_LOCK = 0x66656564_62617365n;
 
 export { isPostgresUrl, redactUrl } from "./url.ts";
 
+/**
+ * A pool's connections unless told (`serve --database-connections`'s default). Bun.sql opens them all at
+ * the first query, each a server process; a served instance's requests, group commit and deliveries
+ * share them (docs/decisions.md#serving-from-postgresql).
+ */
+export const DEFAULT_DATABASE_CONNECTIONS = 10;
+
 export interface PgOptions {
-  /** Connections in the pool (default 10). */
+  /** Connections in the pool (default {@link DEFAULT_DATABASE_CONNECTIONS}). */
   max?: number;
   /**
    * `serve`'s bounds (docs/decisions.md#database-faults): seconds to wait for a connection, and the
@@ -34,7 +41,7 @@ export interface PgOptions {
 export async function openPostgres(url: string, options: PgOptions = {}): Promise<SQL> {
   const { timeouts, applicationName } = options;
   const sql = new SQL(url, {
-    max: options.max ?? 10,
+    max: options.max ?? DEFAULT_DATABASE_CONNECTIONS,
     connectionTimeout: timeouts?.connectSeconds ?? 10,
     idleTimeout: 60,
     connection: {
